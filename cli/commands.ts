@@ -1,0 +1,192 @@
+/** The CLI's commands: each parses its flags, calls a service, and returns what is printed. */
+import * as v from 'valibot'
+import { toUserResource } from '../functions/users/representation.ts'
+import { toGroupResource } from '../functions/groups/representation.ts'
+import { operator } from '../shared/domain/actor.ts'
+import { ValidationError } from '../shared/domain/errors.ts'
+import { dynamicRuleAttributes, type DynamicRule } from '../shared/domain/groups/group.ts'
+import type { Tenant } from '../shared/domain/tenants/tenant.ts'
+import {
+  CUSTOM_FIELD_KEY,
+  customFieldTypes,
+  type CustomFieldType,
+} from '../shared/domain/users/custom-fields.ts'
+import { CreateUserInput } from '../shared/domain/users/user-schemas.ts'
+import { parseOrThrow } from '../shared/domain/validation.ts'
+import type { ApiKeyRecord } from '../shared/store/api-keys-store.ts'
+import { listCustomFieldDefs, putCustomFieldDef } from '../shared/store/users-store.ts'
+import * as groups from '../shared/services/groups-service.ts'
+import * as tenants from '../shared/services/tenants-service.ts'
+import * as users from '../shared/services/users-service.ts'
+import { onOff, required, UsageError, type Parsed } from './args.ts'
+
+type Flags = ReadonlyMap<string, string>
+type Command = (flags: Flags) => Promise<unknown>
+
+function tenantView(t: Tenant) {
+  return {
+    id: t.id,
+    slug: t.slug,
+    name: t.name,
+    plan: t.plan,
+    kind: t.kind,
+    status: t.status,
+    skills_planning: t.skillsPlanning,
+    monthly_api_cap: t.monthlyApiCap,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+  }
+}
+
+function keyView(k: ApiKeyRecord) {
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    env: k.env,
+    scopes: k.scopes,
+    expires_at: k.expiresAt,
+    revoked_at: k.revokedAt,
+    created_at: k.createdAt,
+  }
+}
+
+function at(flags: Flags): string | undefined {
+  const raw = flags.get('at')
+  if (raw === undefined) return undefined
+  if (Number.isNaN(Date.parse(raw))) throw new ValidationError('at', '--at must be an ISO 8601 timestamp')
+  return new Date(raw).toISOString()
+}
+
+const tenantOf = (flags: Flags) => tenants.requireTenant(required(flags, 'tenant'))
+
+function optionalInt(flags: Flags, name: string): number | null | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return undefined
+  if (raw === 'none' || raw === 'plan') return null
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} takes a whole number (or none)`)
+  return Number(raw)
+}
+
+const commands: Record<string, Command> = {
+  'tenant create': async (f) =>
+    tenantView(
+      await tenants.createTenant({
+        slug: required(f, 'slug'),
+        plan: required(f, 'plan'),
+        kind: f.get('kind'),
+        name: f.get('name'),
+      }),
+    ),
+  'tenant update': async (f) =>
+    tenantView(
+      await tenants.updateTenant(required(f, 'tenant'), {
+        plan: f.get('plan'),
+        status: f.get('status'),
+        skillsPlanning: onOff(f, 'skills-planning'),
+        monthlyApiCap: optionalInt(f, 'monthly-api-cap'),
+        name: f.get('name'),
+      }),
+    ),
+  'tenant get': async (f) => tenantView(await tenantOf(f)),
+
+  'api-key create': async (f) => {
+    const tenant = await tenantOf(f)
+    const env = f.get('env') ?? 'live'
+    if (env !== 'live' && env !== 'test') throw new UsageError('--env takes live or test')
+    const scopes = required(f, 'scopes')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    const { record, key } = await tenants.createApiKey(tenant, scopes, env, f.get('expires-at') ?? null)
+    return {
+      id: record.id,
+      key,
+      prefix: record.prefix,
+      scopes: record.scopes,
+      env: record.env,
+      expires_at: record.expiresAt,
+    }
+  },
+  'api-key revoke': async (f) => {
+    const record = await tenants.revokeApiKey(await tenantOf(f), required(f, 'id'))
+    return { id: record.id, revoked_at: record.revokedAt }
+  },
+  'api-key list': async (f) => ({ data: (await tenants.listApiKeys(await tenantOf(f))).map(keyView) }),
+
+  'learner login': async (f) => {
+    const user = await users.recordLogin(await tenantOf(f), required(f, 'user'), at(f))
+    return { user_id: user.id, last_login_at: user.lastLoginAt }
+  },
+
+  'user create': async (f) => {
+    const input = parseOrThrow(CreateUserInput, {
+      email: f.get('email'),
+      first_name: f.get('first-name'),
+      last_name: f.get('last-name'),
+      role: f.get('role'),
+      ...(f.has('inactive') ? { is_active: false } : {}),
+      ...(f.has('user-type') ? { user_type: f.get('user-type') } : {}),
+      ...(f.has('external-id') ? { external_id: f.get('external-id') } : {}),
+      ...(f.has('locale') ? { locale: f.get('locale') } : {}),
+      ...(f.has('custom-fields')
+        ? { custom_fields: JSON.parse(f.get('custom-fields') ?? '{}') as unknown }
+        : {}),
+    })
+    return toUserResource(await users.createUser(await tenantOf(f), input, operator, at(f)))
+  },
+  'user get': async (f) => toUserResource(await users.getUser(await tenantOf(f), required(f, 'id'))),
+
+  'custom-field create': async (f) => {
+    const tenant = await tenantOf(f)
+    const key = required(f, 'key')
+    if (!CUSTOM_FIELD_KEY.test(key))
+      throw new UsageError('--key must be lowercase letters, digits and underscores')
+    const type = f.get('type') ?? 'string'
+    if (!(customFieldTypes as readonly string[]).includes(type)) {
+      throw new UsageError(`--type takes one of ${customFieldTypes.join(', ')}`)
+    }
+    const options = (f.get('options') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    if (type === 'select' && options.length === 0)
+      throw new UsageError('--options is required for a select field')
+    const def = {
+      key,
+      label: f.get('label') ?? key,
+      type: type as CustomFieldType,
+      required: f.has('required'),
+      options,
+    }
+    await putCustomFieldDef(tenant, def)
+    return def
+  },
+  'custom-field list': async (f) => ({ data: await listCustomFieldDefs(await tenantOf(f)) }),
+
+  'group create': async (f) => {
+    const tenant = await tenantOf(f)
+    const attribute = f.get('rule-attribute')
+    let rule: DynamicRule | null = null
+    if (attribute !== undefined) {
+      const parsed = v.safeParse(v.picklist(dynamicRuleAttributes), attribute)
+      if (!parsed.success)
+        throw new UsageError(`--rule-attribute takes ${dynamicRuleAttributes.join(' or ')}`)
+      rule = { attribute: parsed.output, equals: required(f, 'rule-equals') }
+    }
+    const group = await groups.createGroup(
+      tenant,
+      { name: required(f, 'name'), description: f.get('description') ?? null },
+      rule,
+    )
+    return { ...toGroupResource(group), rule: group.rule }
+  },
+}
+
+export async function run(args: Parsed): Promise<unknown> {
+  const name = args.words.slice(0, 2).join(' ')
+  const command = commands[name]
+  if (!command) {
+    throw new UsageError(`Unknown command "${name}". Commands: ${Object.keys(commands).sort().join('; ')}`)
+  }
+  return command(args.flags)
+}

@@ -1,0 +1,42 @@
+/**
+ * The operator CLI. Every command prints one JSON object and exits 0, or prints
+ * `{"error": {"code", "message"}}` and exits non-zero. It uses the same services as the handlers,
+ * against the local stack's stores by default (same ports and environment as `npm start`).
+ */
+import { parseArgs, UsageError } from './args.ts'
+
+function pointAtLocalStack(): void {
+  if (process.env.LMS_TARGET === 'aws') return
+  const dynamoPort = process.env.LMS_DYNAMODB_PORT?.trim() || '8000'
+  const emulatorPort = process.env.LMS_EMULATOR_PORT?.trim() || '4566'
+  process.env.LMS_DYNAMODB_ENDPOINT ||= `http://127.0.0.1:${dynamoPort}`
+  process.env.LMS_SQS_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
+  process.env.LMS_S3_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
+  process.env.LMS_LOG_LEVEL ||= 'silent'
+}
+
+async function main(): Promise<number> {
+  pointAtLocalStack()
+  const { run } = await import('./commands.ts')
+  const { toCliError } = await import('./cli-errors.ts')
+  const args = parseArgs(process.argv.slice(2))
+  try {
+    const out = await run(args)
+    process.stdout.write(`${JSON.stringify(out)}\n`)
+    return 0
+  } catch (err) {
+    const error = err instanceof UsageError ? { code: 400, message: err.message } : toCliError(err)
+    process.stdout.write(`${JSON.stringify({ error })}\n`)
+    return 1
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stdout.write(
+      `${JSON.stringify({ error: { code: 500, message: err instanceof Error ? err.message : 'failed' } })}\n`,
+    )
+    process.exit(1)
+  },
+)

@@ -1,0 +1,97 @@
+/** Route group `groups`: static groups over the API; dynamic ones (CLI) refuse member edits. */
+import * as v from 'valibot'
+import {
+  AddMembersInput,
+  CreateGroupInput,
+  RemoveMembersInput,
+  UpdateGroupInput,
+} from '../../shared/domain/groups/group.ts'
+import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
+import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
+import { created, noContent, ok } from '../../shared/http/responses.ts'
+import { pathId, route } from '../../shared/http/route.ts'
+import { httpStack } from '../../shared/http/stack.ts'
+import * as groups from '../../shared/services/groups-service.ts'
+import { toGroupResource } from './representation.ts'
+
+const SearchQuery = v.object({ search: v.optional(v.pipe(v.string(), v.maxLength(200))) })
+
+export const listGroups = route('GET /api/v1/groups', async ({ tenant, query }) => {
+  const { search } = parseOrThrow(SearchQuery, query)
+  const page = paging(query)
+  const sort = sorting(query, ['name', 'created_at'] as const, { by: 'created_at', order: 'asc' })
+  const { items, total } = await groups.listGroups(tenant, {
+    search,
+    sortBy: sort.by,
+    order: sort.order,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items.map(toGroupResource), listMeta(page, total))
+})
+
+export const createGroup = route('POST /api/v1/groups', async ({ tenant, body }) => {
+  const input = parseOrThrow(CreateGroupInput, body)
+  return created(toGroupResource(await groups.createGroup(tenant, input)))
+})
+
+export const getGroup = route('GET /api/v1/groups/{id}', async ({ tenant, ...input }) => {
+  return ok(toGroupResource(await groups.getGroup(tenant, pathId(input, 'id', 'group', Uuid))))
+})
+
+export const updateGroup = route('PATCH /api/v1/groups/{id}', async ({ tenant, body, ...input }) => {
+  const id = pathId(input, 'id', 'group', Uuid)
+  const changes = parseOrThrow(UpdateGroupInput, body ?? {})
+  return ok(toGroupResource(await groups.updateGroup(tenant, id, changes)))
+})
+
+export const deleteGroup = route('DELETE /api/v1/groups/{id}', async ({ tenant, ...input }) => {
+  await groups.deleteGroup(tenant, pathId(input, 'id', 'group', Uuid))
+  return noContent()
+})
+
+export const listMembers = route('GET /api/v1/groups/{id}/members', async ({ tenant, query, ...input }) => {
+  const id = pathId(input, 'id', 'group', Uuid)
+  const { search } = parseOrThrow(SearchQuery, query)
+  const page = paging(query)
+  const { items, total } = await groups.listMembers(tenant, id, {
+    search,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  const data = items.map(({ user, addedAt }) => ({
+    id: user.id,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    role: user.role,
+    added_at: addedAt,
+  }))
+  return ok(data, listMeta(page, total))
+})
+
+export const addMembers = route('POST /api/v1/groups/{id}/members', async ({ tenant, body, ...input }) => {
+  const id = pathId(input, 'id', 'group', Uuid)
+  const { user_ids } = parseOrThrow(AddMembersInput, body)
+  return ok(await groups.addMembers(tenant, id, user_ids))
+})
+
+export const removeMembers = route(
+  'DELETE /api/v1/groups/{id}/members',
+  async ({ tenant, body, ...input }) => {
+    const id = pathId(input, 'id', 'group', Uuid)
+    const { user_ids } = parseOrThrow(RemoveMembersInput, body)
+    return ok(await groups.removeMembers(tenant, id, user_ids))
+  },
+)
+
+export const handler = httpStack([
+  listGroups,
+  createGroup,
+  getGroup,
+  updateGroup,
+  deleteGroup,
+  listMembers,
+  addMembers,
+  removeMembers,
+])

@@ -1,0 +1,130 @@
+/**
+ * The product's stack: the single table, the HTTP API with a wildcard custom domain (one
+ * subdomain per tenant), one Lambda per route group from the route table, the worker queues
+ * (with dead-letter queues) and the exports bucket.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
+import { DomainName, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2'
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations'
+import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager'
+import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb'
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
+import type { Construct } from 'constructs'
+import { join } from 'node:path'
+import { fallbackGroup, routeGroups, routes, type RouteGroup } from '../shared/routes.ts'
+import { deadLetterSuffix, queueNames, tableSchema } from '../shared/store/table-schema.ts'
+import { RouteGroupFunction } from './route-group-function.ts'
+
+export interface LmsStackProps extends StackProps {
+  /** Tenants are served at `<slug>.<serviceHost>`. */
+  readonly serviceHost: string
+  /** ACM certificate for `*.<serviceHost>`; @default a new DNS-validated certificate */
+  readonly certificateArn?: string
+  /** The one origin allowed to read the plans catalog cross-origin. */
+  readonly corporateOrigin: string
+  /** Where the handler modules live; @default <repo>/functions */
+  readonly functionsDir?: string
+}
+
+/** Route groups that only read the table (everything else writes: counters, rate limits). */
+const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'fallback'])
+
+export class LmsStack extends Stack {
+  readonly table: TableV2
+  readonly api: HttpApi
+  readonly functions: ReadonlyMap<RouteGroup, RouteGroupFunction>
+
+  constructor(scope: Construct, id: string, props: LmsStackProps) {
+    super(scope, id, props)
+
+    this.table = new TableV2(this, 'Table', {
+      partitionKey: { name: tableSchema.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: tableSchema.sortKey, type: AttributeType.STRING },
+      billing: Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: tableSchema.ttlAttribute,
+      dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES,
+      globalSecondaryIndexes: tableSchema.globalIndexes.map((i) => ({
+        indexName: i.name,
+        partitionKey: { name: i.pk, type: AttributeType.STRING },
+        sortKey: { name: i.sk, type: AttributeType.STRING },
+      })),
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+    })
+
+    for (const name of queueNames) {
+      const dlq = new Queue(this, `${name}Dlq`, {
+        queueName: `lms-${name}${deadLetterSuffix}`,
+        retentionPeriod: Duration.days(14),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      })
+      new Queue(this, `${name}Queue`, {
+        queueName: `lms-${name}`,
+        visibilityTimeout: Duration.seconds(60),
+        deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      })
+    }
+
+    const exportsBucket = new Bucket(this, 'Exports', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(7) }],
+    })
+
+    const certificate = props.certificateArn
+      ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn)
+      : new Certificate(this, 'Certificate', {
+          domainName: `*.${props.serviceHost}`,
+          validation: CertificateValidation.fromDns(),
+        })
+    const domainName = new DomainName(this, 'TenantDomain', {
+      domainName: `*.${props.serviceHost}`,
+      certificate,
+    })
+
+    const environment = {
+      LMS_TABLE_NAME: this.table.tableName,
+      LMS_SERVICE_HOST: props.serviceHost,
+      LMS_CORPORATE_ORIGIN: props.corporateOrigin,
+      LMS_EXPORTS_BUCKET: exportsBucket.bucketName,
+    }
+    const functionsDir = props.functionsDir ?? join(import.meta.dirname, '..', 'functions')
+    const functions = new Map<RouteGroup, RouteGroupFunction>()
+    for (const group of routeGroups) {
+      const fn = new RouteGroupFunction(this, `${group}Function`, {
+        entry: join(functionsDir, group, 'handler.ts'),
+        environment,
+      })
+      fn.bindTable(this.table, readOnlyGroups.has(group) ? 'read' : 'readWrite')
+      functions.set(group, fn)
+    }
+    this.functions = functions
+
+    const fallback = functions.get(fallbackGroup)
+    this.api = new HttpApi(this, 'Api', {
+      defaultDomainMapping: { domainName },
+      ...(fallback ? { defaultIntegration: new HttpLambdaIntegration('fallback', fallback) } : {}),
+    })
+    const integrations = new Map<RouteGroup, HttpLambdaIntegration>()
+    for (const route of routes) {
+      const fn = functions.get(route.group)
+      if (!fn) continue
+      let integration = integrations.get(route.group)
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${route.group}Integration`, fn)
+        integrations.set(route.group, integration)
+      }
+      this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration })
+    }
+
+    new CfnOutput(this, 'TableName', { value: this.table.tableName })
+    new CfnOutput(this, 'ApiEndpoint', { value: this.api.apiEndpoint })
+    new CfnOutput(this, 'TenantDomainTarget', { value: domainName.regionalDomainName })
+  }
+}

@@ -1,0 +1,53 @@
+import { Duration } from 'aws-cdk-lib'
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb'
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
+import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs'
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
+import type { Construct } from 'constructs'
+
+export interface RouteGroupFunctionProps {
+  /** Path of the handler module (exports `handler`). */
+  readonly entry: string
+  /** Environment shared by every function (table name, service host, ...). */
+  readonly environment: Record<string, string>
+  /** @default 1024 */
+  readonly memorySize?: number
+  /** @default 10 seconds */
+  readonly timeout?: Duration
+}
+
+/**
+ * A Lambda of the product: Node.js 24 on arm64, bundled by esbuild as minified ESM with source
+ * maps, the AWS SDK bundled (so its version is ours, not the runtime's), logs kept 30 days.
+ */
+export class RouteGroupFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: RouteGroupFunctionProps) {
+    const fnProps: NodejsFunctionProps = {
+      entry: props.entry,
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(10),
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      bundling: {
+        format: OutputFormat.ESM,
+        minify: true,
+        sourceMap: true,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        externalModules: [],
+        // Some dependencies are CommonJS and call require(): give the ESM bundle one.
+        banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+      },
+    }
+    super(scope, id, fnProps)
+  }
+
+  /** Sets nothing but the grant: the table name is already in the shared environment. */
+  bindTable(table: ITable, access: 'read' | 'readWrite'): void {
+    if (access === 'read') table.grantReadData(this)
+    else table.grantReadWriteData(this)
+  }
+}

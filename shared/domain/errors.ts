@@ -1,0 +1,111 @@
+/**
+ * Typed errors, thrown anywhere. They carry a stable `code` and know nothing of HTTP:
+ * `shared/http/errors.ts` is the one place that maps them to a status and the envelope.
+ */
+
+export abstract class DomainError extends Error {
+  abstract readonly code: string
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = new.target.name
+  }
+}
+
+/** Bad input; `field` names what failed (`email`, `custom_fields.badge`, `query.sort_by`). */
+export class ValidationError extends DomainError {
+  readonly code = 'request.invalid'
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Absent in this tenant (another tenant's id is absent too). */
+export class NotFoundError extends DomainError {
+  readonly code: string
+  constructor(readonly resource: string) {
+    super(`${resource.charAt(0).toUpperCase()}${resource.slice(1).replace(/_/g, ' ')} not found`)
+    this.code = `${resource}.not_found`
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** A business rule refused the request (dynamic group edit, completed enrollment delete, ...). */
+export class RuleViolationError extends DomainError {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export type PlanId = 'free' | 'starter' | 'growth' | 'enterprise'
+
+/**
+ * A plan limit or feature refused the request. A cap (seat, course) is a business-rule refusal;
+ * a missing feature (API access, skills) is a permission refusal.
+ */
+export class EntitlementError extends DomainError {
+  readonly code = 'entitlement.blocked'
+  constructor(
+    readonly kind: 'cap' | 'feature',
+    readonly flagOrLimit: string,
+    readonly currentTier: PlanId,
+    readonly requiredTier: PlanId,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export class UnauthenticatedError extends DomainError {
+  readonly code = 'auth.invalid_key'
+  constructor() {
+    super('Invalid or missing API key')
+  }
+}
+
+export class ScopeMissingError extends DomainError {
+  readonly code = 'auth.scope_missing'
+  constructor(readonly scope: string) {
+    super(`API key lacks the ${scope} scope`)
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  readonly code: string
+  constructor(
+    readonly kind: 'minute' | 'monthly',
+    readonly retryAfterSeconds: number,
+  ) {
+    super(kind === 'minute' ? 'Rate limit exceeded' : 'Monthly API usage cap exceeded')
+    this.code = kind === 'minute' ? 'rate_limit.exceeded' : 'rate_limit.monthly_cap'
+  }
+}
+
+/** The store refused or failed in a way the caller may retry (throttling, timeouts). */
+export class ServiceUnavailableError extends DomainError {
+  readonly code = 'service.unavailable'
+  constructor(options?: ErrorOptions) {
+    super('The service is temporarily unavailable; retry shortly', options)
+  }
+}
+
+/** The tenant exists but does not serve requests (suspended, cancelled). */
+export class TenantInactiveError extends DomainError {
+  readonly code = 'tenant.inactive'
+  constructor(readonly status: string) {
+    super(`This tenant is ${status} and does not accept API requests`)
+  }
+}

@@ -1,0 +1,34 @@
+import type { PlanId } from '../errors.ts'
+
+export const tenantKinds = ['customer', 'demo', 'sandbox', 'training'] as const
+export type TenantKind = (typeof tenantKinds)[number]
+
+export const tenantStatuses = ['active', 'suspended', 'trialing', 'past_due', 'cancelled'] as const
+export type TenantStatus = (typeof tenantStatuses)[number]
+
+export interface Tenant {
+  readonly id: string
+  readonly slug: string
+  readonly name: string
+  readonly plan: PlanId
+  readonly kind: TenantKind
+  readonly status: TenantStatus
+  readonly skillsPlanning: boolean
+  /** Operator override of the plan's monthly API cap; null follows the plan. */
+  readonly monthlyApiCap: number | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+/** What every store function takes first: data access cannot be written without a tenant. */
+export interface TenantContext {
+  readonly id: string
+  readonly plan: PlanId
+}
+
+/** Statuses in which the tenant's API answers; the others refuse authenticated requests. */
+export function tenantServes(status: TenantStatus): boolean {
+  return status === 'active' || status === 'trialing' || status === 'past_due'
+}
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/

@@ -1,0 +1,66 @@
+/** Custom field definitions (configured per tenant with the CLI) and the check of user values. */
+import { ValidationError } from '../errors.ts'
+
+export const customFieldTypes = ['string', 'number', 'boolean', 'date', 'select'] as const
+export type CustomFieldType = (typeof customFieldTypes)[number]
+
+export interface CustomFieldDef {
+  readonly key: string
+  readonly label: string
+  readonly type: CustomFieldType
+  readonly required: boolean
+  readonly options: readonly string[]
+}
+
+export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/
+const MAX_STRING = 1000
+
+function checkValue(def: CustomFieldDef, value: unknown): string | undefined {
+  switch (def.type) {
+    case 'string':
+      return typeof value === 'string' && value.length <= MAX_STRING
+        ? undefined
+        : `must be a string of at most ${MAX_STRING} characters`
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number'
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'must be true or false'
+    case 'date':
+      return typeof value === 'string' &&
+        /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+        !Number.isNaN(Date.parse(value))
+        ? undefined
+        : 'must be a date (YYYY-MM-DD)'
+    case 'select':
+      return typeof value === 'string' && def.options.includes(value)
+        ? undefined
+        : `must be one of ${def.options.join(', ')}`
+  }
+}
+
+/**
+ * Every key must be defined for the tenant, every value must fit its type, and required fields
+ * must be present. A null value is the same as leaving the field out.
+ */
+export function validateCustomFields(
+  defs: readonly CustomFieldDef[],
+  values: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const byKey = new Map(defs.map((d) => [d.key, d]))
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(values)) {
+    const def = byKey.get(key)
+    const field = `custom_fields.${key}`
+    if (!def) throw new ValidationError(field, `${field} is not a custom field of this tenant`)
+    if (value === null) continue
+    const problem = checkValue(def, value)
+    if (problem) throw new ValidationError(field, `${field} ${problem}`)
+    out[key] = value
+  }
+  for (const def of defs) {
+    if (def.required && out[def.key] === undefined) {
+      throw new ValidationError(`custom_fields.${def.key}`, `custom_fields.${def.key} is required`)
+    }
+  }
+  return out
+}

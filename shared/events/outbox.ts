@@ -1,0 +1,54 @@
+/**
+ * The transactional outbox: a domain event is an item written in the same DynamoDB transaction as
+ * the change that causes it, so "saved" and "will be sent" can never disagree. Delivery (stream →
+ * relay → SQS → workers) reads these items downstream.
+ */
+import { randomUUID } from 'node:crypto'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import type { TransactItem } from '../store/db.ts'
+import { keys, TTL_ATTRIBUTE } from '../store/keys.ts'
+
+export type EventType =
+  | 'user.created'
+  | 'user.deactivated'
+  | 'user.reactivated'
+  | 'enrollment.created'
+  | 'enrollment.completed'
+  | 'enrollment.dropped'
+  | 'course.published'
+  | 'course.archived'
+  | 'certificate.issued'
+  | 'job_role.assigned'
+  | 'skill.attained'
+
+export interface DomainEvent {
+  readonly id: string
+  readonly event: EventType
+  readonly createdAt: string
+  readonly data: Record<string, unknown>
+}
+
+/** Outbox items outlive any relay backlog, then expire. */
+const OUTBOX_RETENTION_SECONDS = 30 * 24 * 3600
+
+export function newEvent(event: EventType, data: Record<string, unknown>, now: string): DomainEvent {
+  return { id: randomUUID(), event, createdAt: now, data }
+}
+
+/** The Put to add to the transaction that makes the change. */
+export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
+  return {
+    Put: {
+      Item: {
+        ...keys.outboxEvent(tenant, e.createdAt, e.id),
+        type: 'event',
+        tenant_id: tenant.id,
+        event_id: e.id,
+        event: e.event,
+        created_at: e.createdAt,
+        data: e.data,
+        [TTL_ATTRIBUTE]: Math.floor(Date.parse(e.createdAt) / 1000) + OUTBOX_RETENTION_SECONDS,
+      },
+    },
+  }
+}

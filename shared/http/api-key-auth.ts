@@ -1,0 +1,45 @@
+/**
+ * API key authentication. A key that fails its checksum is refused without a store read; a known
+ * key must be unrevoked, unexpired and of this very tenant. Every refusal is the same 401, so the
+ * answer never tells which check failed. Keys are read strongly consistent and never cached, so a
+ * revocation takes effect on the next request.
+ */
+import { timingSafeEqual } from 'node:crypto'
+import { hashKey, isWellFormedKey } from '../domain/api-keys/key-format.ts'
+import { TenantInactiveError, UnauthenticatedError } from '../domain/errors.ts'
+import { tenantServes } from '../domain/tenants/tenant.ts'
+import { getApiKeyByHash } from '../store/api-keys-store.ts'
+import type { MiddyRequest } from './context.ts'
+
+/** RFC 9110: the auth scheme is case-insensitive. */
+const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i
+
+export function bearerToken(header: string | undefined): string | undefined {
+  return header ? BEARER.exec(header)?.[1] : undefined
+}
+
+export function apiKeyAuth() {
+  return {
+    before: async function apiKeyAuthBefore(request: MiddyRequest): Promise<void> {
+      const state = request.context.lms
+      if (!state.route || state.route.scope === null || !state.tenant) return
+      const key = bearerToken(request.event.headers?.authorization)
+      if (!key || !isWellFormedKey(key)) throw new UnauthenticatedError()
+      const hash = hashKey(key)
+      const record = await getApiKeyByHash(hash)
+      const now = Date.now()
+      if (
+        !record ||
+        !timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex')) ||
+        record.revokedAt !== null ||
+        (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) ||
+        record.tenantId !== state.tenant.id
+      ) {
+        throw new UnauthenticatedError()
+      }
+      if (!tenantServes(state.tenant.status)) throw new TenantInactiveError(state.tenant.status)
+      state.keyId = record.id
+      state.actor = { scopes: new Set(record.scopes) }
+    },
+  }
+}

@@ -1,0 +1,27 @@
+import type { Request } from '@middy/core'
+import type { Context } from 'aws-lambda'
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda'
+import type { Actor } from '../domain/actor.ts'
+import type { Tenant } from '../domain/tenants/tenant.ts'
+import type { RouteDef } from '../routes.ts'
+
+export type HttpEvent = APIGatewayProxyEventV2
+export type HttpResult = APIGatewayProxyStructuredResultV2
+
+/** What the middlewares learn about a request, for the ones after them and the handler. */
+export interface RequestState {
+  readonly requestId: string
+  readonly startedAt: number
+  route: RouteDef | undefined
+  tenant: Tenant | undefined
+  actor: Actor | undefined
+  keyId: string | undefined
+  /** Headers every response of this request carries (rate limit, deprecation). */
+  readonly headers: Record<string, string>
+}
+
+export interface LmsContext extends Context {
+  lms: RequestState
+}
+
+export type MiddyRequest = Request<HttpEvent, HttpResult, Error, LmsContext>

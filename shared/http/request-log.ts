@@ -1,0 +1,74 @@
+/**
+ * Outermost middleware: starts the request's state and, on the way out, adds the request's
+ * headers and writes one structured log line. The line holds ids, route, status, timing and
+ * DynamoDB cost; never a key, a body or personal data.
+ */
+import { randomUUID } from 'node:crypto'
+import { config } from '../config.ts'
+import { routeByKey } from '../routes.ts'
+import { currentDbMetrics, summarize } from '../store/metrics.ts'
+import type { MiddyRequest, RequestState } from './context.ts'
+
+function deprecationHeaders(state: RequestState): Record<string, string> {
+  const d = state.route?.deprecation
+  if (!d) return {}
+  // RFC 9745: Deprecation is a structured date (@unix seconds); RFC 8594: Sunset is an HTTP-date.
+  const headers: Record<string, string> = {
+    deprecation: `@${Math.floor(Date.parse(d.since) / 1000)}`,
+    sunset: new Date(d.sunset).toUTCString(),
+  }
+  if (d.link) headers.link = `<${d.link}>; rel="deprecation"`
+  return headers
+}
+
+function finish(request: MiddyRequest, error?: unknown): void {
+  const state = request.context.lms
+  const response = request.response
+  if (response) {
+    response.headers = {
+      ...response.headers,
+      ...state.headers,
+      ...deprecationHeaders(state),
+      'x-request-id': state.requestId,
+    }
+  }
+  if (config.logLevel === 'silent') return
+  const db = currentDbMetrics()
+  const line = {
+    level: (response?.statusCode ?? 500) >= 500 ? 'error' : 'info',
+    msg: 'request',
+    requestId: state.requestId,
+    route: request.event.routeKey,
+    method: request.event.requestContext?.http?.method,
+    path: request.event.rawPath,
+    tenantId: state.tenant?.id,
+    keyId: state.keyId,
+    status: response?.statusCode,
+    durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
+    ...(db ? { db: summarize(db) } : {}),
+    ...(error instanceof Error && (response?.statusCode ?? 500) >= 500 ? { errorName: error.name } : {}),
+  }
+  process.stdout.write(`${JSON.stringify(line)}\n`)
+}
+
+export function requestLog() {
+  return {
+    before: function requestLogBefore(request: MiddyRequest): void {
+      request.context.lms = {
+        requestId: request.event.requestContext?.requestId ?? randomUUID(),
+        startedAt: performance.now(),
+        route: routeByKey(request.event.routeKey),
+        tenant: undefined,
+        actor: undefined,
+        keyId: undefined,
+        headers: {},
+      }
+    },
+    after: function requestLogAfter(request: MiddyRequest): void {
+      finish(request)
+    },
+    onError: function requestLogOnError(request: MiddyRequest): void {
+      finish(request, request.error)
+    },
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The route table: every public route of the product, declared once. The CDK stack creates one
+ * API Gateway route per row (integrated with the row's route-group Lambda) and the local gateway
+ * matches requests against the same rows, so the two can never disagree.
+ */
+
+export type Scope = 'read' | 'write' | 'admin'
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS'
+
+/** A route group is one Lambda: `functions/<group>/handler.ts`. */
+export type RouteGroup = 'users' | 'groups' | 'plans' | 'fallback'
+
+export interface RouteDef {
+  readonly method: Method
+  readonly path: string
+  readonly group: RouteGroup
+  /** null for public routes (no API key) */
+  readonly scope: Scope | null
+  /** Set when the route is deprecated: answered with Deprecation and Sunset headers. */
+  readonly deprecation?: { readonly since: string; readonly sunset: string; readonly link?: string }
+}
+
+const r = (method: Method, path: string, group: RouteGroup, scope: Scope | null): RouteDef => ({
+  method,
+  path,
+  group,
+  scope,
+})
+
+export const routes: readonly RouteDef[] = [
+  r('GET', '/api/v1/plans', 'plans', null),
+  r('OPTIONS', '/api/v1/plans', 'plans', null),
+
+  r('GET', '/api/v1/users', 'users', 'read'),
+  r('POST', '/api/v1/users', 'users', 'write'),
+  r('GET', '/api/v1/users/{id}', 'users', 'read'),
+  r('PATCH', '/api/v1/users/{id}', 'users', 'write'),
+  r('DELETE', '/api/v1/users/{id}', 'users', 'admin'),
+  r('GET', '/api/v1/users/{id}/transcript', 'users', 'read'),
+
+  r('GET', '/api/v1/groups', 'groups', 'read'),
+  r('POST', '/api/v1/groups', 'groups', 'write'),
+  r('GET', '/api/v1/groups/{id}', 'groups', 'read'),
+  r('PATCH', '/api/v1/groups/{id}', 'groups', 'write'),
+  r('DELETE', '/api/v1/groups/{id}', 'groups', 'admin'),
+  r('GET', '/api/v1/groups/{id}/members', 'groups', 'read'),
+  r('POST', '/api/v1/groups/{id}/members', 'groups', 'write'),
+  r('DELETE', '/api/v1/groups/{id}/members', 'groups', 'write'),
+]
+
+/** Everything that matches no row (including the unavailable endpoints) goes to this group. */
+export const fallbackGroup: RouteGroup = 'fallback'
+
+export const routeGroups: readonly RouteGroup[] = [
+  ...new Set<RouteGroup>([...routes.map((x) => x.group), fallbackGroup]),
+]
+
+export const routeKey = (def: Pick<RouteDef, 'method' | 'path'>): string => `${def.method} ${def.path}`
+
+interface CompiledRoute {
+  readonly def: RouteDef
+  readonly pattern: RegExp
+  readonly params: readonly string[]
+}
+
+const compiled: readonly CompiledRoute[] = routes.map((def) => {
+  const params: string[] = []
+  const source = def.path
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment)?.[1]
+      if (param === undefined) return segment.replace(/[.*+?^$()|[\]\\-]/g, '\\$&')
+      params.push(param)
+      return '([^/]+)'
+    })
+    .join('/')
+  return { def, pattern: new RegExp(`^${source}$`), params }
+})
+
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
+}
+
+export interface RouteMatch {
+  readonly def: RouteDef
+  readonly pathParameters: Record<string, string>
+}
+
+/** Matches the way API Gateway does: exact method and path template; a trailing slash is no match. */
+export function matchRoute(method: string, path: string): RouteMatch | undefined {
+  for (const c of compiled) {
+    if (c.def.method !== method) continue
+    const m = c.pattern.exec(path)
+    if (!m) continue
+    const pathParameters: Record<string, string> = {}
+    c.params.forEach((name, i) => {
+      pathParameters[name] = decodeSegment(m[i + 1] ?? '')
+    })
+    return { def: c.def, pathParameters }
+  }
+  return undefined
+}
+
+const byKey = new Map(routes.map((def) => [routeKey(def), def]))
+
+export function routeByKey(key: string): RouteDef | undefined {
+  return byKey.get(key)
+}

@@ -1,0 +1,160 @@
+/** Tenants and API keys: operator work (the CLI), and the per-request lookups of the HTTP stack. */
+import { randomUUID } from 'node:crypto'
+import { generateKey, type KeyEnv } from '../domain/api-keys/key-format.ts'
+import { ConflictError, NotFoundError, ValidationError, type PlanId } from '../domain/errors.ts'
+import { isPlanId } from '../domain/plans/catalog.ts'
+import {
+  SLUG_PATTERN,
+  tenantKinds,
+  tenantStatuses,
+  type Tenant,
+  type TenantKind,
+  type TenantStatus,
+} from '../domain/tenants/tenant.ts'
+import { CONTENT_AUTHOR_ROLE } from '../domain/users/user.ts'
+import type { Scope } from '../routes.ts'
+import {
+  insertApiKey,
+  listApiKeys as listStoredKeys,
+  revokeApiKey as revokeStoredKey,
+  type ApiKeyRecord,
+} from '../store/api-keys-store.ts'
+import { keys } from '../store/keys.ts'
+import {
+  getTenantBySlug,
+  insertTenant,
+  SlugTakenError,
+  updateTenant as updateStoredTenant,
+  type TenantChanges,
+} from '../store/tenants-store.ts'
+
+const nowIso = () => new Date().toISOString()
+
+export interface CreateTenantInput {
+  readonly slug: string
+  readonly plan: string
+  readonly kind?: string
+  readonly name?: string
+}
+
+function checkPlan(plan: string): PlanId {
+  if (!isPlanId(plan))
+    throw new ValidationError('plan', 'plan must be one of free, starter, growth, enterprise')
+  return plan
+}
+
+export async function createTenant(input: CreateTenantInput, at = nowIso()): Promise<Tenant> {
+  const slug = input.slug.toLowerCase()
+  if (!SLUG_PATTERN.test(slug))
+    throw new ValidationError('slug', 'slug must be lowercase letters, digits and hyphens')
+  const kind = input.kind ?? 'customer'
+  if (!(tenantKinds as readonly string[]).includes(kind)) {
+    throw new ValidationError('kind', `kind must be one of ${tenantKinds.join(', ')}`)
+  }
+  const tenant: Tenant = {
+    id: randomUUID(),
+    slug,
+    name: input.name ?? slug,
+    plan: checkPlan(input.plan),
+    kind: kind as TenantKind,
+    status: 'active',
+    skillsPlanning: false,
+    monthlyApiCap: null,
+    createdAt: at,
+    updatedAt: at,
+  }
+  const contentAuthor = {
+    ...keys.customRole(tenant, CONTENT_AUTHOR_ROLE.id),
+    type: 'custom_role',
+    id: CONTENT_AUTHOR_ROLE.id,
+    name: CONTENT_AUTHOR_ROLE.name,
+    permissions: [...CONTENT_AUTHOR_ROLE.permissions],
+    seeded: true,
+  }
+  try {
+    await insertTenant(tenant, [contentAuthor])
+  } catch (err) {
+    if (err instanceof SlugTakenError)
+      throw new ConflictError('tenant.slug_taken', `A tenant with slug ${slug} exists`)
+    throw err
+  }
+  return tenant
+}
+
+export async function requireTenant(slug: string): Promise<Tenant> {
+  const tenant = await getTenantBySlug(slug.toLowerCase())
+  if (!tenant) throw new NotFoundError('tenant')
+  return tenant
+}
+
+export interface UpdateTenantInput {
+  readonly plan?: string
+  readonly status?: string
+  readonly skillsPlanning?: boolean
+  readonly monthlyApiCap?: number | null
+  readonly name?: string
+}
+
+export async function updateTenant(slug: string, input: UpdateTenantInput, at = nowIso()): Promise<Tenant> {
+  if (input.status !== undefined && !(tenantStatuses as readonly string[]).includes(input.status)) {
+    throw new ValidationError('status', `status must be one of ${tenantStatuses.join(', ')}`)
+  }
+  const changes: TenantChanges = {
+    ...(input.plan !== undefined ? { plan: checkPlan(input.plan) } : {}),
+    ...(input.status !== undefined ? { status: input.status as TenantStatus } : {}),
+    ...(input.skillsPlanning !== undefined ? { skillsPlanning: input.skillsPlanning } : {}),
+    ...(input.monthlyApiCap !== undefined ? { monthlyApiCap: input.monthlyApiCap } : {}),
+    ...(input.name !== undefined ? { name: input.name } : {}),
+  }
+  const tenant = await updateStoredTenant(slug.toLowerCase(), changes, at)
+  if (!tenant) throw new NotFoundError('tenant')
+  return tenant
+}
+
+const scopeOrder: readonly Scope[] = ['read', 'write', 'admin']
+
+export interface CreatedKey {
+  readonly record: ApiKeyRecord
+  /** Shown once, here; only its hash is stored. */
+  readonly key: string
+}
+
+export async function createApiKey(
+  tenant: Tenant,
+  scopes: readonly string[],
+  env: KeyEnv = 'live',
+  expiresAt: string | null = null,
+  at = nowIso(),
+): Promise<CreatedKey> {
+  const unknown = scopes.find((s) => !(scopeOrder as readonly string[]).includes(s))
+  if (unknown !== undefined || scopes.length === 0) {
+    throw new ValidationError('scopes', 'scopes must be a comma-separated list of read, write, admin')
+  }
+  if (expiresAt !== null && Number.isNaN(Date.parse(expiresAt))) {
+    throw new ValidationError('expires_at', 'expires_at must be an ISO 8601 timestamp')
+  }
+  const generated = generateKey(env)
+  const record: ApiKeyRecord = {
+    id: randomUUID(),
+    tenantId: tenant.id,
+    prefix: generated.prefix,
+    hash: generated.hash,
+    env,
+    scopes: scopeOrder.filter((s) => scopes.includes(s)),
+    expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+    revokedAt: null,
+    createdAt: at,
+  }
+  await insertApiKey(tenant, record)
+  return { record, key: generated.key }
+}
+
+export async function revokeApiKey(tenant: Tenant, id: string, at = nowIso()): Promise<ApiKeyRecord> {
+  const record = await revokeStoredKey(tenant, id, at)
+  if (!record) throw new NotFoundError('api_key')
+  return record
+}
+
+export function listApiKeys(tenant: Tenant): Promise<ApiKeyRecord[]> {
+  return listStoredKeys(tenant)
+}

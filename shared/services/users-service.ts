@@ -1,0 +1,194 @@
+/**
+ * Users: the one implementation of the user rules for every channel (API, CLI). Pure rules come
+ * from shared/domain; storage from shared/store.
+ */
+import { randomUUID } from 'node:crypto'
+import { requireScope, type Actor } from '../domain/actor.ts'
+import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
+import { planById } from '../domain/plans/catalog.ts'
+import { seatCapError } from '../domain/plans/entitlements.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { validateCustomFields } from '../domain/users/custom-fields.ts'
+import { resolveRole, roleChangeNeedsAdmin, type User } from '../domain/users/user.ts'
+import type { CreateUserInput, UpdateUserInput } from '../domain/users/user-schemas.ts'
+import { newEvent, outboxPut, type DomainEvent } from '../events/outbox.ts'
+import { changeMemberships, getGroups } from '../store/groups-store.ts'
+import {
+  EmailTakenError,
+  getUser as getStoredUser,
+  insertUser,
+  listCustomFieldDefs,
+  SeatCapReachedError,
+  StaleUserError,
+  updateUser as updateStoredUser,
+  type UserChanges,
+} from '../store/users-store.ts'
+import { listUsers as listStoredUsers, type UserListQuery } from '../store/users-list.ts'
+
+const nowIso = () => new Date().toISOString()
+
+export async function getUser(tenant: TenantContext, id: string): Promise<User> {
+  const user = await getStoredUser(tenant, id)
+  if (!user) throw new NotFoundError('user')
+  return user
+}
+
+export function listUsers(tenant: TenantContext, q: UserListQuery) {
+  return listStoredUsers(tenant, q)
+}
+
+async function checkGroupIds(tenant: TenantContext, groupIds: readonly string[]): Promise<void> {
+  if (groupIds.length === 0) return
+  const found = new Map((await getGroups(tenant, groupIds)).map((g) => [g.id, g]))
+  groupIds.forEach((id, i) => {
+    const group = found.get(id)
+    if (!group) throw new ValidationError(`group_ids[${i}]`, `group_ids[${i}] is not a group of this tenant`)
+    if (group.kind === 'dynamic') {
+      throw new RuleViolationError(
+        'group.dynamic',
+        `group_ids[${i}] is a dynamic group; its members follow its rule`,
+      )
+    }
+  })
+}
+
+export async function createUser(
+  tenant: TenantContext,
+  input: CreateUserInput,
+  actor: Actor,
+  at = nowIso(),
+): Promise<User> {
+  if (roleChangeNeedsAdmin(input.role)) requireScope(actor, 'admin')
+  const customFields = validateCustomFields(await listCustomFieldDefs(tenant), input.custom_fields ?? {})
+  const groupIds = [...new Set(input.group_ids ?? [])]
+  await checkGroupIds(tenant, groupIds)
+  const { role, customRoleIds } = resolveRole(input.role)
+  const user: User = {
+    id: randomUUID(),
+    email: input.email,
+    firstName: input.first_name,
+    lastName: input.last_name,
+    role,
+    customRoleIds,
+    isActive: input.is_active ?? true,
+    userType: input.user_type ?? 'internal',
+    externalId: input.external_id ?? null,
+    customFields,
+    locale: input.locale ?? 'en',
+    groupIds: [],
+    lastLoginAt: null,
+    createdAt: at,
+    updatedAt: at,
+  }
+  const event = newEvent('user.created', { userId: user.id, email: user.email, role: user.role }, at)
+  try {
+    await insertUser(tenant, user, planById(tenant.plan).seatCap, [outboxPut(tenant, event)])
+  } catch (err) {
+    if (err instanceof EmailTakenError)
+      throw new ConflictError('user.email_taken', 'A user with this email already exists')
+    if (err instanceof SeatCapReachedError) throw seatCapError(tenant.plan)
+    throw err
+  }
+  const added = await changeMemberships(
+    tenant,
+    groupIds.map((groupId) => ({ groupId, userId: user.id })),
+    1,
+    { requireActiveUser: false, countOnGroup: true },
+    at,
+  )
+  return { ...user, groupIds: added.map((m) => m.groupId).sort() }
+}
+
+function eventsFor(current: User, changes: UserChanges, at: string): DomainEvent[] {
+  if (changes.isActive === false && current.isActive) {
+    return [newEvent('user.deactivated', { userId: current.id, email: current.email }, at)]
+  }
+  if (changes.isActive === true && !current.isActive) {
+    return [newEvent('user.reactivated', { userId: current.id, email: current.email }, at)]
+  }
+  return []
+}
+
+const MAX_STALE_RETRIES = 3
+
+/** Applies a change computed from the current user; re-reads and re-applies if it changed meanwhile. */
+async function applyChange(
+  tenant: TenantContext,
+  id: string,
+  compute: (current: User) => UserChanges,
+  at: string,
+): Promise<User> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await getUser(tenant, id)
+    const changes = compute(current)
+    const events = eventsFor(current, changes, at)
+    try {
+      return await updateStoredUser(
+        tenant,
+        current,
+        changes,
+        at,
+        planById(tenant.plan).seatCap,
+        events.map((e) => outboxPut(tenant, e)),
+      )
+    } catch (err) {
+      if (err instanceof SeatCapReachedError) throw seatCapError(tenant.plan)
+      if (err instanceof StaleUserError && attempt < MAX_STALE_RETRIES) continue
+      if (err instanceof StaleUserError)
+        throw new ConflictError('user.concurrent_update', 'The user changed meanwhile; retry')
+      throw err
+    }
+  }
+}
+
+export async function updateUser(
+  tenant: TenantContext,
+  id: string,
+  input: UpdateUserInput,
+  actor: Actor,
+  at = nowIso(),
+): Promise<User> {
+  const defs = input.custom_fields !== undefined ? await listCustomFieldDefs(tenant) : []
+  const customFields =
+    input.custom_fields !== undefined ? validateCustomFields(defs, input.custom_fields ?? {}) : undefined
+  return applyChange(
+    tenant,
+    id,
+    (current) => {
+      const changes: UserChanges = {
+        firstName: input.first_name,
+        lastName: input.last_name,
+        isActive: input.is_active,
+        externalId: input.external_id,
+        customFields,
+        locale: input.locale,
+      }
+      if (input.role !== undefined) {
+        if (roleChangeNeedsAdmin(input.role, current.role)) requireScope(actor, 'admin')
+        const resolved = resolveRole(input.role, current.customRoleIds)
+        changes.role = resolved.role
+        changes.customRoleIds = resolved.customRoleIds
+      }
+      return changes
+    },
+    at,
+  )
+}
+
+/** DELETE: a soft deactivation; the record and its history stay. Deactivating twice is a no-op. */
+export async function deactivateUser(tenant: TenantContext, id: string, at = nowIso()): Promise<void> {
+  await applyChange(tenant, id, () => ({ isActive: false }), at)
+}
+
+export async function recordLogin(tenant: TenantContext, id: string, at = nowIso()): Promise<User> {
+  return applyChange(
+    tenant,
+    id,
+    (current) => {
+      if (!current.isActive)
+        throw new RuleViolationError('user.inactive', 'The user is deactivated and cannot sign in')
+      return { lastLoginAt: at }
+    },
+    nowIso(),
+  )
+}

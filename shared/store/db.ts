@@ -1,0 +1,245 @@
+/**
+ * The senders: every DynamoDB call goes through here, so each one asks for its consumed capacity,
+ * records it, and maps throttling to a retryable domain error. Store modules build params; this
+ * module sends them.
+ */
+import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb'
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type BatchGetCommandOutput,
+  type BatchWriteCommandInput,
+  type BatchWriteCommandOutput,
+  type GetCommandInput,
+  type PutCommandInput,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+  type TransactWriteCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb'
+import { ServiceUnavailableError } from '../domain/errors.ts'
+import { doc, tableName } from './clients.ts'
+import type { Key } from './keys.ts'
+import { recordDbCall } from './metrics.ts'
+
+export type Item = Record<string, unknown>
+type WithoutTable<T> = Omit<T, 'TableName'>
+
+const THROTTLING = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+])
+
+function mapInfrastructureError(err: unknown): never {
+  if (err instanceof Error && THROTTLING.has(err.name)) throw new ServiceUnavailableError({ cause: err })
+  throw err
+}
+
+export async function getItem(key: Key, options: WithoutTable<Omit<GetCommandInput, 'Key'>> = {}) {
+  try {
+    const out = await doc.send(
+      new GetCommand({ TableName: tableName, Key: key, ReturnConsumedCapacity: 'TOTAL', ...options }),
+    )
+    recordDbCall('GetItem', out.ConsumedCapacity)
+    return out.Item
+  } catch (err) {
+    return mapInfrastructureError(err)
+  }
+}
+
+export async function query(input: WithoutTable<QueryCommandInput>): Promise<QueryCommandOutput> {
+  try {
+    const out = await doc.send(
+      new QueryCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
+    recordDbCall('Query', out.ConsumedCapacity)
+    return out
+  } catch (err) {
+    return mapInfrastructureError(err)
+  }
+}
+
+/** Follows LastEvaluatedKey until `want` items are collected (or the partition ends). */
+export async function queryUpTo(input: WithoutTable<QueryCommandInput>, want: number): Promise<Item[]> {
+  const items: Item[] = []
+  let start: Record<string, unknown> | undefined
+  do {
+    const out = await query({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) })
+    items.push(...((out.Items ?? []) as Item[]))
+    start = out.LastEvaluatedKey
+  } while (start && items.length < want)
+  return items.slice(0, want)
+}
+
+export async function queryAll(input: WithoutTable<QueryCommandInput>): Promise<Item[]> {
+  return queryUpTo(input, Number.POSITIVE_INFINITY)
+}
+
+/** Counts matching items without returning them (still reads them: cost grows with the partition). */
+export async function queryCount(input: WithoutTable<QueryCommandInput>): Promise<number> {
+  let count = 0
+  let start: Record<string, unknown> | undefined
+  do {
+    const out = await query({ ...input, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) })
+    count += out.Count ?? 0
+    start = out.LastEvaluatedKey
+  } while (start)
+  return count
+}
+
+export async function putItem(input: WithoutTable<PutCommandInput>): Promise<void> {
+  try {
+    const out = await doc.send(
+      new PutCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
+    recordDbCall('PutItem', out.ConsumedCapacity)
+  } catch (err) {
+    mapInfrastructureError(err)
+  }
+}
+
+export async function updateItem(input: WithoutTable<UpdateCommandInput>): Promise<Item | undefined> {
+  try {
+    const out = await doc.send(
+      new UpdateCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
+    recordDbCall('UpdateItem', out.ConsumedCapacity)
+    return out.Attributes
+  } catch (err) {
+    return mapInfrastructureError(err)
+  }
+}
+
+type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
+
+/** A transaction item without TableName: the sender adds it. */
+export interface TransactItem {
+  Put?: Omit<NonNullable<RawTransactItem['Put']>, 'TableName'>
+  Update?: Omit<NonNullable<RawTransactItem['Update']>, 'TableName'>
+  Delete?: Omit<NonNullable<RawTransactItem['Delete']>, 'TableName'>
+  ConditionCheck?: Omit<NonNullable<RawTransactItem['ConditionCheck']>, 'TableName'>
+}
+
+/** Thrown when a condition in a transaction failed; `index` says which item's condition. */
+export class TransactionConditionFailed extends Error {
+  constructor(readonly reasons: readonly (CancellationReason | undefined)[]) {
+    super('A transaction condition failed')
+    this.name = 'TransactionConditionFailed'
+  }
+  failedAt(index: number): boolean {
+    return this.reasons[index]?.Code === 'ConditionalCheckFailed'
+  }
+}
+
+const MAX_CONFLICT_RETRIES = 8
+
+/**
+ * Writes all items or none. Conflicts with a concurrent transaction on the same item (hot counters)
+ * are retried with jittered backoff; a failed condition surfaces as TransactionConditionFailed.
+ */
+export async function transact(items: TransactItem[]): Promise<void> {
+  const TransactItems = items.map((item) => withTable(item))
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const out = await doc.send(new TransactWriteCommand({ TransactItems, ReturnConsumedCapacity: 'TOTAL' }))
+      recordDbCall('TransactWriteItems', out.ConsumedCapacity)
+      return
+    } catch (err) {
+      if (err instanceof TransactionCanceledException) {
+        const reasons = err.CancellationReasons ?? []
+        if (reasons.some((r) => r.Code === 'ConditionalCheckFailed'))
+          throw new TransactionConditionFailed(reasons)
+        if (reasons.some((r) => r.Code === 'TransactionConflict') && attempt < MAX_CONFLICT_RETRIES) {
+          await sleep(10 * 2 ** attempt * Math.random())
+          continue
+        }
+      }
+      mapInfrastructureError(err)
+    }
+  }
+}
+
+function withTable(item: TransactItem): RawTransactItem {
+  if (item.Put) return { Put: { ...item.Put, TableName: tableName } }
+  if (item.Update) return { Update: { ...item.Update, TableName: tableName } }
+  if (item.Delete) return { Delete: { ...item.Delete, TableName: tableName } }
+  if (item.ConditionCheck) return { ConditionCheck: { ...item.ConditionCheck, TableName: tableName } }
+  throw new Error('Empty transaction item')
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const BATCH_GET_MAX = 100
+
+/** Reads many items by key (100 per call), retrying unprocessed keys. Order is not kept. */
+export async function batchGet(
+  keyList: Key[],
+  projection?: string,
+  names?: Record<string, string>,
+): Promise<Item[]> {
+  const out: Item[] = []
+  for (let i = 0; i < keyList.length; i += BATCH_GET_MAX) {
+    let pending: Record<string, unknown>[] | undefined = keyList
+      .slice(i, i + BATCH_GET_MAX)
+      .map((k) => ({ ...k }))
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      try {
+        const res: BatchGetCommandOutput = await doc.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [tableName]: {
+                Keys: pending,
+                ...(projection ? { ProjectionExpression: projection } : {}),
+                ...(names ? { ExpressionAttributeNames: names } : {}),
+              },
+            },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        )
+        recordDbCall('BatchGetItem', res.ConsumedCapacity)
+        out.push(...((res.Responses?.[tableName] ?? []) as Item[]))
+        pending = res.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined
+        if (pending?.length) await sleep(20 * 2 ** attempt)
+      } catch (err) {
+        mapInfrastructureError(err)
+      }
+    }
+  }
+  return out
+}
+
+type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number]
+
+/** Deletes many items (25 per call), retrying unprocessed ones. Not atomic: for clean-ups only. */
+export async function batchDelete(keyList: Key[]): Promise<void> {
+  for (let i = 0; i < keyList.length; i += 25) {
+    let pending: WriteRequest[] | undefined = keyList
+      .slice(i, i + 25)
+      .map((k) => ({ DeleteRequest: { Key: { ...k } } }))
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      try {
+        const res: BatchWriteCommandOutput = await doc.send(
+          new BatchWriteCommand({ RequestItems: { [tableName]: pending }, ReturnConsumedCapacity: 'TOTAL' }),
+        )
+        recordDbCall('BatchWriteItem', res.ConsumedCapacity)
+        pending = res.UnprocessedItems?.[tableName]
+        if (pending?.length) await sleep(20 * 2 ** attempt)
+      } catch (err) {
+        mapInfrastructureError(err)
+      }
+    }
+  }
+}
+
+/** A single-item write whose ConditionExpression did not hold. */
+export function isConditionalCheckFailed(err: unknown): boolean {
+  return err instanceof Error && err.name === 'ConditionalCheckFailedException'
+}

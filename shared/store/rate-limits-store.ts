@@ -1,0 +1,53 @@
+/**
+ * Counters for the per-key minute window and the per-tenant monthly usage. Each is one atomic
+ * conditional ADD: the request that would pass the limit fails its condition, so no read-then-write
+ * race can ever admit it, however many requests arrive at once.
+ */
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { isConditionalCheckFailed, updateItem } from './db.ts'
+import { keys, TTL_ATTRIBUTE } from './keys.ts'
+
+/** @returns the count including this request, or undefined when the window is full. */
+export async function consumeMinuteWindow(
+  keyId: string,
+  windowStart: number,
+  limit: number,
+  expiresAtEpoch: number,
+): Promise<number | undefined> {
+  try {
+    const out = await updateItem({
+      Key: keys.rateWindow(keyId, windowStart),
+      UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+      ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': expiresAtEpoch },
+      ReturnValues: 'UPDATED_NEW',
+    })
+    return out?.count as number
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) return undefined
+    throw err
+  }
+}
+
+/** @returns the month's count including this request, or undefined when the cap is reached. */
+export async function consumeMonthlyUsage(
+  tenant: TenantContext,
+  month: string,
+  cap: number | null,
+): Promise<number | undefined> {
+  try {
+    const out = await updateItem({
+      Key: keys.monthlyUsage(tenant, month),
+      UpdateExpression: 'ADD #count :one',
+      ...(cap === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap' }),
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: cap === null ? { ':one': 1 } : { ':one': 1, ':cap': cap },
+      ReturnValues: 'UPDATED_NEW',
+    })
+    return out?.count as number
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) return undefined
+    throw err
+  }
+}

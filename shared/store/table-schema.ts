@@ -1,0 +1,19 @@
+/**
+ * The table's shape, declared once: the CDK stack and the local stack both build the table from
+ * it, so DynamoDB Local and AWS always have the same keys, indexes, TTL and stream.
+ */
+import { indexes, TTL_ATTRIBUTE } from './keys.ts'
+
+export const tableSchema = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  globalIndexes: [indexes.byCreated, indexes.byName, indexes.byEmail],
+  ttlAttribute: TTL_ATTRIBUTE,
+  /** The outbox relay reads new images from the stream. */
+  streamView: 'NEW_AND_OLD_IMAGES',
+} as const
+
+/** Queues of the workers (each with a dead-letter queue) and the exports bucket. */
+export const queueNames = ['exports', 'webhooks', 'xapi'] as const
+export const deadLetterSuffix = '-dlq'
+export const exportsBucketName = 'lms-exports'

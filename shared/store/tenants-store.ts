@@ -1,0 +1,107 @@
+import type { PlanId } from '../domain/errors.ts'
+import type { Tenant, TenantContext, TenantKind, TenantStatus } from '../domain/tenants/tenant.ts'
+import { getItem, transact, TransactionConditionFailed, updateItem, type Item } from './db.ts'
+import { keys } from './keys.ts'
+
+function toTenant(item: Item): Tenant {
+  return {
+    id: item.id as string,
+    slug: item.slug as string,
+    name: item.name as string,
+    plan: item.plan as PlanId,
+    kind: item.kind as TenantKind,
+    status: item.status as TenantStatus,
+    skillsPlanning: item.skills_planning === true,
+    monthlyApiCap: (item.monthly_api_cap as number | null | undefined) ?? null,
+    createdAt: item.created_at as string,
+    updatedAt: item.updated_at as string,
+  }
+}
+
+export async function getTenantBySlug(slug: string): Promise<Tenant | undefined> {
+  const item = await getItem(keys.tenantBySlug(slug))
+  return item ? toTenant(item) : undefined
+}
+
+export class SlugTakenError extends Error {}
+
+/** Creates the tenant, its id → slug pointer, its counters and seeded records, all or nothing. */
+export async function insertTenant(tenant: Tenant, seeds: Item[]): Promise<void> {
+  const ctx: TenantContext = { id: tenant.id, plan: tenant.plan }
+  try {
+    await transact([
+      {
+        Put: {
+          Item: {
+            ...keys.tenantBySlug(tenant.slug),
+            type: 'tenant',
+            id: tenant.id,
+            slug: tenant.slug,
+            name: tenant.name,
+            plan: tenant.plan,
+            kind: tenant.kind,
+            status: tenant.status,
+            skills_planning: tenant.skillsPlanning,
+            monthly_api_cap: tenant.monthlyApiCap,
+            created_at: tenant.createdAt,
+            updated_at: tenant.updatedAt,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Put: { Item: { ...keys.tenantIdToSlug(tenant.id), slug: tenant.slug } } },
+      {
+        Put: {
+          Item: { ...keys.counters(ctx), users_total: 0, users_active: 0 },
+        },
+      },
+      ...seeds.map((item) => ({ Put: { Item: item } })),
+    ])
+  } catch (err) {
+    if (err instanceof TransactionConditionFailed && err.failedAt(0)) throw new SlugTakenError()
+    throw err
+  }
+}
+
+export interface TenantChanges {
+  plan?: PlanId
+  status?: TenantStatus
+  skillsPlanning?: boolean
+  monthlyApiCap?: number | null
+  name?: string
+}
+
+export async function updateTenant(
+  slug: string,
+  changes: TenantChanges,
+  now: string,
+): Promise<Tenant | undefined> {
+  const sets: string[] = ['updated_at = :now']
+  const values: Record<string, unknown> = { ':now': now }
+  const fields: [keyof TenantChanges, string][] = [
+    ['plan', 'plan'],
+    ['status', '#status'],
+    ['skillsPlanning', 'skills_planning'],
+    ['monthlyApiCap', 'monthly_api_cap'],
+    ['name', '#name'],
+  ]
+  for (const [field, attr] of fields) {
+    if (changes[field] === undefined) continue
+    sets.push(`${attr} = :${field}`)
+    values[`:${field}`] = changes[field]
+  }
+  try {
+    const item = await updateItem({
+      Key: keys.tenantBySlug(slug),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status', '#name': 'name' },
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    })
+    return item ? toTenant(item) : undefined
+  } catch (err) {
+    if (err instanceof Error && err.name === 'ConditionalCheckFailedException') return undefined
+    throw err
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The users listing: each sort order is a GSI on the tenant's users, so a page is a Query that
+ * reads offset + per_page index entries. `meta.total` comes from the tenant's counters item when
+ * the filters allow (none, or one of role / is_active / user_type), otherwise from a count Query.
+ * See docs/data-model.md.
+ */
+import type { StoredRole, UserType, User } from '../domain/users/user.ts'
+import { CONTENT_AUTHOR_ROLE } from '../domain/users/user.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { batchGet, queryAll, queryCount, queryUpTo } from './db.ts'
+import { indexes, keys } from './keys.ts'
+import { getUserCounters, toUser } from './users-store.ts'
+
+export type UserSort = 'created_at' | 'last_name' | 'email'
+
+export interface UserListQuery {
+  readonly role?: StoredRole
+  readonly isActive?: boolean
+  readonly userType?: UserType
+  readonly groupId?: string
+  readonly createdAfter?: string
+  readonly createdBefore?: string
+  readonly sortBy: UserSort
+  readonly order: 'asc' | 'desc'
+  readonly offset: number
+  readonly limit: number
+}
+
+const indexFor = { created_at: indexes.byCreated, last_name: indexes.byName, email: indexes.byEmail } as const
+
+interface Filter {
+  readonly expression: string | undefined
+  readonly names: Record<string, string>
+  readonly values: Record<string, unknown>
+}
+
+function buildFilter(q: UserListQuery, createdInKey: boolean): Filter {
+  const parts: string[] = []
+  const names: Record<string, string> = {}
+  const values: Record<string, unknown> = {}
+  if (q.role === 'author') {
+    // Pre-migration rows still read `author`; newer ones hold the Content Author role.
+    parts.push('(#role = :role OR contains(custom_role_ids, :author))')
+    names['#role'] = 'role'
+    values[':role'] = 'author'
+    values[':author'] = CONTENT_AUTHOR_ROLE.id
+  } else if (q.role) {
+    parts.push('#role = :role')
+    names['#role'] = 'role'
+    values[':role'] = q.role
+  }
+  if (q.isActive !== undefined) {
+    parts.push('is_active = :active')
+    values[':active'] = q.isActive
+  }
+  if (q.userType) {
+    parts.push('user_type = :utype')
+    values[':utype'] = q.userType
+  }
+  if (!createdInKey && q.createdAfter) {
+    parts.push('created_at > :after')
+    values[':after'] = q.createdAfter
+  }
+  if (!createdInKey && q.createdBefore) {
+    parts.push('created_at < :before')
+    values[':before'] = q.createdBefore
+  }
+  return { expression: parts.length ? parts.join(' AND ') : undefined, names, values }
+}
+
+/** The counter that answers `total` for this filter set, if there is one. */
+function counterTotal(
+  q: UserListQuery,
+  counters: Awaited<ReturnType<typeof getUserCounters>>,
+): number | undefined {
+  const filters = [q.role, q.isActive, q.userType, q.createdAfter, q.createdBefore, q.groupId].filter(
+    (f) => f !== undefined,
+  )
+  if (filters.length === 0) return counters.total
+  if (filters.length > 1) return undefined
+  if (q.isActive !== undefined) return q.isActive ? counters.active : counters.total - counters.active
+  if (q.role && q.role !== 'author') return counters.byAttribute[`role_${q.role}`] ?? 0
+  if (q.userType) return counters.byAttribute[`type_${q.userType}`] ?? 0
+  return undefined
+}
+
+export async function listUsers(
+  tenant: TenantContext,
+  q: UserListQuery,
+): Promise<{ items: User[]; total: number }> {
+  if (q.groupId) return listGroupUsers(tenant, q)
+  const index = indexFor[q.sortBy]
+  const createdInKey = q.sortBy === 'created_at' && Boolean(q.createdAfter || q.createdBefore)
+  const filter = buildFilter(q, createdInKey)
+  const names: Record<string, string> = { '#pk': index.pk, ...filter.names }
+  const values: Record<string, unknown> = { ':pk': keys.usersIndexPk(tenant), ...filter.values }
+  let keyCondition = '#pk = :pk'
+  if (createdInKey) {
+    // The created index's sort key starts with created_at, so the range narrows the read itself.
+    names['#sk'] = index.sk
+    values[':lo'] = q.createdAfter ? `${q.createdAfter}#~` : ' '
+    values[':hi'] = q.createdBefore ? q.createdBefore : '~'
+    keyCondition += ' AND #sk BETWEEN :lo AND :hi'
+  }
+  const input = {
+    IndexName: index.name,
+    KeyConditionExpression: keyCondition,
+    ...(filter.expression ? { FilterExpression: filter.expression } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: q.order === 'asc',
+  }
+  const [page, counters] = await Promise.all([
+    queryUpTo({ ...input, Limit: Math.min(q.offset + q.limit, 1000) }, q.offset + q.limit),
+    getUserCounters(tenant),
+  ])
+  const total = counterTotal(q, counters) ?? (await queryCount(input))
+  return { items: page.slice(q.offset).map(toUser), total }
+}
+
+/** group_id: the group's member edges, then the users themselves, filtered and sorted here. */
+async function listGroupUsers(
+  tenant: TenantContext,
+  q: UserListQuery,
+): Promise<{ items: User[]; total: number }> {
+  const edges = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: {
+      ':pk': keys.tenantPartition(tenant),
+      ':sk': keys.groupMemberPrefix(q.groupId ?? ''),
+    },
+  })
+  const users = (await batchGet(edges.map((e) => keys.user(tenant, e.user_id as string)))).map(toUser)
+  const matching = users.filter((u) => matchesInMemory(u, q)).sort(comparator(q))
+  return { items: matching.slice(q.offset, q.offset + q.limit), total: matching.length }
+}
+
+function matchesInMemory(u: User, q: UserListQuery): boolean {
+  if (q.role === 'author' && !(u.role === 'author' || u.customRoleIds.includes(CONTENT_AUTHOR_ROLE.id)))
+    return false
+  if (q.role && q.role !== 'author' && u.role !== q.role) return false
+  if (q.isActive !== undefined && u.isActive !== q.isActive) return false
+  if (q.userType && u.userType !== q.userType) return false
+  if (q.createdAfter && !(u.createdAt > q.createdAfter)) return false
+  if (q.createdBefore && !(u.createdAt < q.createdBefore)) return false
+  return true
+}
+
+function sortKey(u: User, by: UserSort): string {
+  if (by === 'last_name') return keys.usersByLastName(u.lastName, u.id)
+  if (by === 'email') return keys.usersByEmail(u.email, u.id)
+  return keys.usersByCreated(u.createdAt, u.id)
+}
+
+function comparator(q: UserListQuery): (a: User, b: User) => number {
+  const dir = q.order === 'asc' ? 1 : -1
+  return (a, b) =>
+    sortKey(a, q.sortBy) < sortKey(b, q.sortBy) ? -dir : sortKey(a, q.sortBy) > sortKey(b, q.sortBy) ? dir : 0
+}

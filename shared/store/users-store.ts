@@ -1,0 +1,303 @@
+/**
+ * Users in the tenant's partition. Invariants live in the write itself: e-mail uniqueness is a
+ * guard item written with the user, the seat cap is a condition on the tenant's counters item, and
+ * is_active transitions are conditional on the state they start from.
+ */
+import type { CustomFieldDef, CustomFieldType } from '../domain/users/custom-fields.ts'
+import type { Locale, StoredRole, User, UserType } from '../domain/users/user.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import {
+  batchGet,
+  getItem,
+  putItem,
+  query,
+  queryAll,
+  transact,
+  TransactionConditionFailed,
+  type Item,
+  type TransactItem,
+} from './db.ts'
+import { indexes, keys } from './keys.ts'
+
+export function toUser(item: Item): User {
+  const groupIds = item.group_ids instanceof Set ? [...(item.group_ids as Set<string>)] : []
+  return {
+    id: item.id as string,
+    email: item.email as string,
+    firstName: item.first_name as string,
+    lastName: item.last_name as string,
+    role: item.role as StoredRole,
+    customRoleIds: (item.custom_role_ids as string[] | undefined) ?? [],
+    isActive: item.is_active as boolean,
+    userType: item.user_type as UserType,
+    externalId: (item.external_id as string | null | undefined) ?? null,
+    customFields: (item.custom_fields as Record<string, unknown> | undefined) ?? {},
+    locale: (item.locale as Locale | undefined) ?? 'en',
+    groupIds: groupIds.sort(),
+    lastLoginAt: (item.last_login_at as string | null | undefined) ?? null,
+    createdAt: item.created_at as string,
+    updatedAt: item.updated_at as string,
+  }
+}
+
+function userItem(tenant: TenantContext, user: User): Item {
+  const indexPk = keys.usersIndexPk(tenant)
+  return {
+    ...keys.user(tenant, user.id),
+    type: 'user',
+    id: user.id,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    role: user.role,
+    custom_role_ids: [...user.customRoleIds],
+    is_active: user.isActive,
+    user_type: user.userType,
+    external_id: user.externalId,
+    custom_fields: user.customFields,
+    locale: user.locale,
+    last_login_at: user.lastLoginAt,
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+    [indexes.byCreated.pk]: indexPk,
+    [indexes.byCreated.sk]: keys.usersByCreated(user.createdAt, user.id),
+    [indexes.byName.pk]: indexPk,
+    [indexes.byName.sk]: keys.usersByLastName(user.lastName, user.id),
+    [indexes.byEmail.pk]: indexPk,
+    [indexes.byEmail.sk]: keys.usersByEmail(user.email, user.id),
+  }
+}
+
+export async function getUser(tenant: TenantContext, id: string): Promise<User | undefined> {
+  const item = await getItem(keys.user(tenant, id))
+  return item ? toUser(item) : undefined
+}
+
+export class EmailTakenError extends Error {}
+export class SeatCapReachedError extends Error {}
+export class StaleUserError extends Error {}
+
+/** The counter changes a user's existence or state implies; filtered totals read these. */
+function counterDeltas(
+  role: StoredRole | null,
+  userType: UserType | null,
+  sign: 1 | -1,
+): Record<string, number> {
+  const out: Record<string, number> = {}
+  if (role) out[`role_${role}`] = sign
+  if (userType) out[`type_${userType}`] = sign
+  return out
+}
+
+function counterUpdate(
+  tenant: TenantContext,
+  deltas: Record<string, number>,
+  seatCap: number | null,
+  takesSeat: boolean,
+): TransactItem {
+  const names: Record<string, string> = {}
+  const values: Record<string, number> = {}
+  const adds = Object.entries(deltas)
+    .filter(([, d]) => d !== 0)
+    .map(([attr, d], i) => {
+      names[`#c${i}`] = attr
+      values[`:c${i}`] = d
+      return `#c${i} :c${i}`
+    })
+  const guard = takesSeat && seatCap !== null
+  if (guard) values[':cap'] = seatCap
+  return {
+    Update: {
+      Key: keys.counters(tenant),
+      UpdateExpression: `ADD ${adds.join(', ')}`,
+      ...(guard ? { ConditionExpression: 'attribute_not_exists(users_active) OR users_active < :cap' } : {}),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  }
+}
+
+/**
+ * Inserts the user with its e-mail guard, counters and events in one transaction.
+ * @throws EmailTakenError, SeatCapReachedError
+ */
+export async function insertUser(
+  tenant: TenantContext,
+  user: User,
+  seatCap: number | null,
+  extra: TransactItem[],
+): Promise<void> {
+  const deltas = {
+    users_total: 1,
+    users_active: user.isActive ? 1 : 0,
+    ...counterDeltas(user.role, user.userType, 1),
+  }
+  try {
+    await transact([
+      {
+        Put: {
+          Item: { ...keys.userEmail(tenant, user.email), type: 'email_guard', user_id: user.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Put: { Item: userItem(tenant, user), ConditionExpression: 'attribute_not_exists(pk)' } },
+      counterUpdate(tenant, deltas, seatCap, user.isActive),
+      ...extra,
+    ])
+  } catch (err) {
+    if (err instanceof TransactionConditionFailed) {
+      if (err.failedAt(0)) throw new EmailTakenError()
+      if (err.failedAt(2)) throw new SeatCapReachedError()
+    }
+    throw err
+  }
+}
+
+export interface UserChanges {
+  firstName?: string
+  lastName?: string
+  role?: StoredRole
+  customRoleIds?: readonly string[]
+  isActive?: boolean
+  externalId?: string | null
+  customFields?: Record<string, unknown>
+  locale?: Locale
+  lastLoginAt?: string
+}
+
+const changeAttributes: [keyof UserChanges, string][] = [
+  ['firstName', 'first_name'],
+  ['lastName', 'last_name'],
+  ['role', 'role'],
+  ['customRoleIds', 'custom_role_ids'],
+  ['isActive', 'is_active'],
+  ['externalId', 'external_id'],
+  ['customFields', 'custom_fields'],
+  ['locale', 'locale'],
+  ['lastLoginAt', 'last_login_at'],
+]
+
+/**
+ * Applies the changes if the user still is as `current` says (its updated_at), keeping the
+ * counters and the seat cap true in the same transaction.
+ * @throws StaleUserError when the user changed meanwhile; SeatCapReachedError on reactivation past the cap
+ */
+export async function updateUser(
+  tenant: TenantContext,
+  current: User,
+  changes: UserChanges,
+  now: string,
+  seatCap: number | null,
+  extra: TransactItem[],
+): Promise<User> {
+  const names: Record<string, string> = { '#updated_at': 'updated_at' }
+  const values: Record<string, unknown> = { ':now': now, ':expected': current.updatedAt }
+  const sets = ['#updated_at = :now']
+  for (const [field, attr] of changeAttributes) {
+    const value = changes[field]
+    if (value === undefined) continue
+    names[`#${attr}`] = attr
+    values[`:${attr}`] = Array.isArray(value) ? [...value] : value
+    sets.push(`#${attr} = :${attr}`)
+  }
+  if (changes.lastName !== undefined) {
+    names['#gsi2sk'] = indexes.byName.sk
+    values[':gsi2sk'] = keys.usersByLastName(changes.lastName, current.id)
+    sets.push('#gsi2sk = :gsi2sk')
+  }
+  const activating = changes.isActive === true && !current.isActive
+  const deactivating = changes.isActive === false && current.isActive
+  const roleChanged = changes.role !== undefined && changes.role !== current.role
+  const deltas: Record<string, number> = {
+    users_active: activating ? 1 : deactivating ? -1 : 0,
+    ...(roleChanged ? { [`role_${current.role}`]: -1, [`role_${changes.role}`]: 1 } : {}),
+  }
+  const touchesCounters = Object.values(deltas).some((d) => d !== 0)
+  const items: TransactItem[] = [
+    {
+      Update: {
+        Key: keys.user(tenant, current.id),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND #updated_at = :expected',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    ...(touchesCounters ? [counterUpdate(tenant, deltas, seatCap, activating)] : []),
+    ...extra,
+  ]
+  try {
+    await transact(items)
+  } catch (err) {
+    if (err instanceof TransactionConditionFailed) {
+      if (err.failedAt(0)) throw new StaleUserError()
+      if (touchesCounters && err.failedAt(1)) throw new SeatCapReachedError()
+    }
+    throw err
+  }
+  const next: User = {
+    ...current,
+    ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+    updatedAt: now,
+  }
+  return next
+}
+
+export interface UserCounters {
+  readonly total: number
+  readonly active: number
+  readonly byAttribute: Readonly<Record<string, number>>
+}
+
+export async function getUserCounters(tenant: TenantContext): Promise<UserCounters> {
+  const item = (await getItem(keys.counters(tenant))) ?? {}
+  return {
+    total: (item.users_total as number | undefined) ?? 0,
+    active: (item.users_active as number | undefined) ?? 0,
+    byAttribute: item as Record<string, number>,
+  }
+}
+
+export async function listCustomFieldDefs(tenant: TenantContext): Promise<CustomFieldDef[]> {
+  const out = await query({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.customFieldPrefix },
+  })
+  return (out.Items ?? []).map((item) => ({
+    key: item.key as string,
+    label: item.label as string,
+    type: item.field_type as CustomFieldType,
+    required: item.required === true,
+    options: (item.options as string[] | undefined) ?? [],
+  }))
+}
+
+export async function putCustomFieldDef(tenant: TenantContext, def: CustomFieldDef): Promise<void> {
+  await putItem({
+    Item: {
+      ...keys.customField(tenant, def.key),
+      type: 'custom_field',
+      key: def.key,
+      label: def.label,
+      field_type: def.type,
+      required: def.required,
+      options: [...def.options],
+    },
+  })
+}
+
+export async function batchGetUsers(tenant: TenantContext, ids: readonly string[]): Promise<User[]> {
+  return (await batchGet(ids.map((id) => keys.user(tenant, id)))).map(toUser)
+}
+
+/** Every user of the tenant, newest first (dynamic group membership is computed over these). */
+export async function listAllUsers(tenant: TenantContext): Promise<User[]> {
+  const items = await queryAll({
+    IndexName: indexes.byCreated.name,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': indexes.byCreated.pk },
+    ExpressionAttributeValues: { ':pk': keys.usersIndexPk(tenant) },
+    ScanIndexForward: false,
+  })
+  return items.map(toUser)
+}

@@ -1,0 +1,75 @@
+/**
+ * HTTP against the local gateway with node:http (fetch would drop the Host header that selects
+ * the tenant).
+ */
+import { request } from 'node:http'
+import { inject } from 'vitest'
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Record<string, string | string[] | undefined>
+  readonly text: string
+  readonly raw: Buffer
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  readonly body: any
+}
+
+export interface CallOptions {
+  readonly host?: string
+  readonly key?: string
+  readonly body?: unknown
+  /** Sent as is (for malformed JSON). */
+  readonly rawBody?: string
+  readonly headers?: Record<string, string>
+}
+
+export function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+  const base = new URL(inject('gatewayUrl'))
+  const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+  const headers: Record<string, string> = {
+    host: options.host ?? 'localhost',
+    ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+    ...(payload !== undefined
+      ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }
+      : {}),
+    ...(options.headers ?? {}),
+  }
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { hostname: base.hostname, port: base.port, method, path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks)
+          const text = raw.toString('utf8')
+          let body: unknown = undefined
+          try {
+            body = text ? JSON.parse(text) : undefined
+          } catch {
+            body = undefined
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, body })
+        })
+      },
+    )
+    req.on('error', reject)
+    if (payload !== undefined) req.write(payload)
+    req.end()
+  })
+}
+
+/** A client bound to one tenant's host and key. */
+export function client(slug: string, key?: string) {
+  const host = `${slug}.localhost`
+  return {
+    get: (path: string, o: CallOptions = {}) => call('GET', path, { host, key, ...o }),
+    post: (path: string, body?: unknown, o: CallOptions = {}) =>
+      call('POST', path, { host, key, body, ...o }),
+    patch: (path: string, body?: unknown, o: CallOptions = {}) =>
+      call('PATCH', path, { host, key, body, ...o }),
+    delete: (path: string, body?: unknown, o: CallOptions = {}) =>
+      call('DELETE', path, { host, key, body, ...o }),
+    withKey: (other: string) => client(slug, other),
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Starts the product exactly as `npm start` does (in memory, on free ports) once per test run,
+ * and hands its addresses to the test files.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import type { TestProject } from 'vitest/node'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    gatewayUrl: string
+    dynamoEndpoint: string
+    emulatorEndpoint: string
+    dynamoPort: string
+    emulatorPort: string
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address()
+      const port = typeof addr === 'object' && addr ? addr.port : 0
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+let child: ChildProcess | undefined
+
+export async function setup(project: TestProject): Promise<void> {
+  const [port, dynamoPort, emulatorPort] = [await freePort(), await freePort(), await freePort()]
+  child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      LMS_DYNAMODB_PORT: String(dynamoPort),
+      LMS_EMULATOR_PORT: String(emulatorPort),
+      LMS_DATA_DIR: ':memory:',
+      LMS_LOG_LEVEL: 'silent',
+      // Tests change plans and statuses and expect the next request to see it.
+      LMS_TENANT_CACHE_MS: '0',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const ready = await new Promise<{ url: string; dynamodb: string; emulator: string }>((resolve, reject) => {
+    let buffer = ''
+    const timer = setTimeout(() => reject(new Error('the local stack did not start within 90 s')), 90_000)
+    child?.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString()
+      for (const line of buffer.split('\n')) {
+        if (!line.includes('"msg":"ready"')) continue
+        clearTimeout(timer)
+        resolve(JSON.parse(line) as { url: string; dynamodb: string; emulator: string })
+      }
+    })
+    child?.once('exit', (code) => reject(new Error(`the local stack exited with code ${code}`)))
+  })
+  project.provide('gatewayUrl', ready.url)
+  project.provide('dynamoEndpoint', ready.dynamodb)
+  project.provide('emulatorEndpoint', ready.emulator)
+  project.provide('dynamoPort', String(dynamoPort))
+  project.provide('emulatorPort', String(emulatorPort))
+}
+
+export async function teardown(): Promise<void> {
+  if (!child || child.exitCode !== null) return
+  const exited = new Promise((resolve) => child?.once('exit', resolve))
+  child.kill('SIGTERM')
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+  if (child.exitCode === null) child.kill('SIGKILL')
+}
