@@ -77,17 +77,19 @@ export async function updateTenant(
   now: string,
 ): Promise<Tenant | undefined> {
   const sets: string[] = ['updated_at = :now']
+  const names: Record<string, string> = {}
   const values: Record<string, unknown> = { ':now': now }
   const fields: [keyof TenantChanges, string][] = [
     ['plan', 'plan'],
-    ['status', '#status'],
+    ['status', 'status'],
     ['skillsPlanning', 'skills_planning'],
     ['monthlyApiCap', 'monthly_api_cap'],
-    ['name', '#name'],
+    ['name', 'name'],
   ]
   for (const [field, attr] of fields) {
     if (changes[field] === undefined) continue
-    sets.push(`${attr} = :${field}`)
+    names[`#${field}`] = attr
+    sets.push(`#${field} = :${field}`)
     values[`:${field}`] = changes[field]
   }
   try {
@@ -95,7 +97,7 @@ export async function updateTenant(
       Key: keys.tenantBySlug(slug),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status', '#name': 'name' },
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
       ReturnValues: 'ALL_NEW',
     })

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { updateTenant, revokeApiKey } from '../../shared/services/tenants-service.ts'
+import { listApiKeys } from '../../shared/services/tenants-service.ts'
+import { call, client } from '../helpers/http.ts'
+import { newTenant } from '../helpers/tenants.ts'
+
+const unauthorized = { data: null, meta: null, error: { code: 401, message: 'Invalid or missing API key' } }
+
+describe('Middleware: tenant from Host', () => {
+  it('answers 404 in the envelope for an unknown tenant subdomain', async () => {
+    const reply = await call('GET', '/api/v1/users', { host: 'no-such-tenant.localhost' })
+    expect(reply.status).toBe(404)
+    expect(reply.body).toEqual({ data: null, meta: null, error: { code: 404, message: 'Tenant not found' } })
+  })
+
+  it('answers 404 for a host outside the service host', async () => {
+    const t = await newTenant()
+    const reply = await call('GET', '/api/v1/users', { host: `${t.slug}.elsewhere.test`, key: t.adminKey })
+    expect(reply.status).toBe(404)
+  })
+})
+
+describe('Middleware: API key auth', () => {
+  it('refuses a missing header with 401 and WWW-Authenticate: Bearer', async () => {
+    const t = await newTenant()
+    const reply = await client(t.slug).get('/api/v1/users')
+    expect(reply.status).toBe(401)
+    expect(reply.headers['www-authenticate']).toBe('Bearer')
+    expect(reply.body).toEqual(unauthorized)
+  })
+
+  it('matches the Bearer scheme case-insensitively', async () => {
+    const t = await newTenant()
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      const reply = await call('GET', '/api/v1/users', {
+        host: `${t.slug}.localhost`,
+        headers: { authorization: `${scheme} ${t.adminKey}` },
+      })
+      expect(reply.status).toBe(200)
+    }
+  })
+
+  it('refuses other schemes, a mistyped key and a random key with the same 401', async () => {
+    const t = await newTenant()
+    const last = t.adminKey.at(-1) === 'a' ? 'b' : 'a'
+    const mistyped = t.adminKey.slice(0, -1) + last
+    const attempts = [
+      { authorization: `Basic ${t.adminKey}` },
+      { authorization: `Bearer ${mistyped}` },
+      { authorization: `Bearer lms_live_${'x'.repeat(38)}` },
+      { authorization: 'Bearer' },
+    ]
+    for (const headers of attempts) {
+      const reply = await call('GET', '/api/v1/users', { host: `${t.slug}.localhost`, headers })
+      expect(reply.status).toBe(401)
+      expect(reply.headers['www-authenticate']).toBe('Bearer')
+      expect(reply.body).toEqual(unauthorized)
+    }
+  })
+
+  it('refuses a key of another tenant with 401', async () => {
+    const a = await newTenant()
+    const b = await newTenant()
+    const reply = await client(a.slug, b.adminKey).get('/api/v1/users')
+    expect(reply.status).toBe(401)
+    expect(reply.headers['www-authenticate']).toBe('Bearer')
+  })
+
+  it('refuses a revoked key on the very next request', async () => {
+    const t = await newTenant()
+    const key = await t.key(['read'])
+    expect((await client(t.slug, key).get('/api/v1/users')).status).toBe(200)
+    const record = (await listApiKeys(t.tenant)).find(
+      (k) => key.startsWith(k.prefix) && k.scopes.length === 1,
+    )
+    await revokeApiKey(t.tenant, record?.id ?? '')
+    const reply = await client(t.slug, key).get('/api/v1/users')
+    expect(reply.status).toBe(401)
+  })
+
+  it('refuses an expired key and accepts one not yet expired', async () => {
+    const t = await newTenant()
+    const expired = await t.key(['read'], { expiresAt: new Date(Date.now() - 1000).toISOString() })
+    const valid = await t.key(['read'], { expiresAt: new Date(Date.now() + 3600_000).toISOString() })
+    expect((await client(t.slug, expired).get('/api/v1/users')).status).toBe(401)
+    expect((await client(t.slug, valid).get('/api/v1/users')).status).toBe(200)
+  })
+
+  it('accepts test-environment keys, whose visible prefix carries the segment', async () => {
+    const t = await newTenant()
+    const key = await t.key(['read'], { env: 'test' })
+    expect(key.startsWith('lms_test_')).toBe(true)
+    expect((await client(t.slug, key).get('/api/v1/users')).status).toBe(200)
+  })
+
+  it('never echoes the key in a response', async () => {
+    const t = await newTenant()
+    const reply = await t.api.get('/api/v1/users')
+    const other = await client(t.slug, t.adminKey.slice(0, -1) + 'Z').get('/api/v1/users')
+    expect(reply.text).not.toContain(t.adminKey)
+    expect(other.text).not.toContain(t.adminKey.slice(12))
+  })
+})
+
+describe('Middleware: scopes', () => {
+  it('refuses a key without read on GET with 403 naming the read scope', async () => {
+    const t = await newTenant()
+    const key = await t.key(['write'])
+    const reply = await client(t.slug, key).get('/api/v1/users')
+    expect(reply.status).toBe(403)
+    expect(reply.body.error.message).toMatch(/read scope/)
+  })
+
+  it('refuses DELETE to a read+write key with 403 naming the admin scope', async () => {
+    const t = await newTenant()
+    const key = await t.key(['read', 'write'])
+    const reply = await client(t.slug, key).delete(`/api/v1/users/${randomUUID()}`)
+    expect(reply.status).toBe(403)
+    expect(reply.body.error.message).toMatch(/admin scope/)
+  })
+
+  it('refuses POST to a read-only key with 403 naming the write scope', async () => {
+    const t = await newTenant()
+    const key = await t.key(['read'])
+    const reply = await client(t.slug, key).post('/api/v1/groups', { name: 'x' })
+    expect(reply.status).toBe(403)
+    expect(reply.body.error.message).toMatch(/write scope/)
+  })
+})
+
+describe('Middleware: plan entitlements', () => {
+  for (const plan of ['free', 'starter'] as const) {
+    it(`refuses the ${plan} plan (no API access) with 403 and entitlement_blocked`, async () => {
+      const t = await newTenant(plan)
+      const reply = await t.api.get('/api/v1/users')
+      expect(reply.status).toBe(403)
+      expect(reply.body.data).toBeNull()
+      expect(reply.body.error).toMatchObject({
+        code: 403,
+        entitlement_blocked: {
+          code: 'ENTITLEMENT_BLOCKED',
+          flag_or_limit: 'api_access',
+          current_tier: plan,
+          required_tier: 'growth',
+        },
+      })
+    })
+  }
+
+  it('lets an upgraded tenant in on the next request', async () => {
+    const t = await newTenant('starter')
+    expect((await t.api.get('/api/v1/users')).status).toBe(403)
+    await updateTenant(t.slug, { plan: 'enterprise' })
+    expect((await t.api.get('/api/v1/users')).status).toBe(200)
+  })
+
+  it('refuses a suspended tenant with 403', async () => {
+    const t = await newTenant()
+    await updateTenant(t.slug, { status: 'suspended' })
+    const reply = await t.api.get('/api/v1/users')
+    expect(reply.status).toBe(403)
+    expect(reply.body.error.message).toMatch(/suspended/)
+  })
+})

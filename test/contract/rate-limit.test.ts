@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { updateTenant } from '../../shared/services/tenants-service.ts'
+import { client } from '../helpers/http.ts'
+import { newTenant } from '../helpers/tenants.ts'
+
+async function inParallel<T>(
+  count: number,
+  concurrency: number,
+  fn: (i: number) => Promise<T>,
+): Promise<T[]> {
+  const out: T[] = new Array<T>(count)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++
+        out[i] = await fn(i)
+      }
+    }),
+  )
+  return out
+}
+
+/** Waits until at least `need` seconds remain in the current minute, so a burst fits one window. */
+async function atWindowStart(need: number): Promise<void> {
+  const left = 60 - (Math.floor(Date.now() / 1000) % 60)
+  if (left < need) await new Promise((r) => setTimeout(r, left * 1000 + 200))
+}
+
+describe('Middleware: rate limit', () => {
+  it('puts X-RateLimit headers on every authenticated response, errors included', async () => {
+    const t = await newTenant()
+    const ok = await t.api.get('/api/v1/users')
+    const notFound = await t.api.get(`/api/v1/users/${randomUUID()}`)
+    for (const reply of [ok, notFound]) {
+      expect(reply.headers['x-ratelimit-limit']).toBe('1000')
+      expect(Number(reply.headers['x-ratelimit-remaining'])).toBeLessThan(1000)
+      expect(Number(reply.headers['x-ratelimit-reset']) % 60).toBe(0)
+      expect(Number(reply.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000)
+    }
+    expect(Number(notFound.headers['x-ratelimit-remaining'])).toBe(
+      Number(ok.headers['x-ratelimit-remaining']) - 1,
+    )
+  })
+
+  it('admits exactly 1,000 requests per key per minute under concurrency, and not the 1,001st', async () => {
+    const t = await newTenant()
+    const other = await t.key(['read'])
+    await atWindowStart(25)
+    const path = `/api/v1/users/${randomUUID()}`
+    const replies = await inParallel(1010, 40, () => t.api.get(path))
+    const admitted = replies.filter((r) => r.status === 404).length
+    const limited = replies.filter((r) => r.status === 429)
+    const sameWindow = new Set(replies.map((r) => r.headers['x-ratelimit-reset'])).size === 1
+    if (sameWindow) {
+      expect(admitted).toBe(1000)
+      expect(limited).toHaveLength(10)
+    } else {
+      expect(admitted).toBeGreaterThanOrEqual(1000)
+    }
+    const first = limited[0]
+    expect(first?.body).toEqual({
+      data: null,
+      meta: null,
+      error: { code: 429, message: 'Rate limit exceeded' },
+    })
+    expect(first?.headers['x-ratelimit-remaining']).toBe('0')
+    expect(Number(first?.headers['retry-after'])).toBeGreaterThan(0)
+    expect(Number(first?.headers['retry-after'])).toBeLessThanOrEqual(60)
+    // Another key of the same tenant is not affected.
+    const otherReply = await client(t.slug, other).get('/api/v1/users')
+    expect(otherReply.status).toBe(200)
+  })
+
+  it('answers 429 with Retry-After until next month when the monthly cap is reached', async () => {
+    const t = await newTenant()
+    await updateTenant(t.slug, { monthlyApiCap: 3 })
+    const replies = []
+    for (let i = 0; i < 4; i++) replies.push(await t.api.get('/api/v1/users'))
+    expect(replies.slice(0, 3).map((r) => r.status)).toEqual([200, 200, 200])
+    const capped = replies[3]
+    expect(capped?.status).toBe(429)
+    const now = new Date()
+    const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)
+    const retryAfter = Number(capped?.headers['retry-after'])
+    expect(Math.abs(Date.now() / 1000 + retryAfter - nextMonth / 1000)).toBeLessThan(5)
+    // The cap is the tenant's: every key of it is refused.
+    const other = await t.key(['read'])
+    expect((await client(t.slug, other).get('/api/v1/users')).status).toBe(429)
+  })
+
+  it('does not rate limit or meter the public plans catalog', async () => {
+    const reply = await client('anything').get('/api/v1/plans')
+    expect(reply.status).toBe(200)
+    expect(reply.headers['x-ratelimit-limit']).toBeUndefined()
+  })
+})
