@@ -50,6 +50,7 @@ export const keys = {
   customFieldPrefix: 'CFIELD#',
   customRole: (t: TenantContext, roleId: string): Key => ({ pk: tp(t), sk: `CROLE#${roleId}` }),
 
+  outboxPrefix: 'OUTBOX#',
   outboxEvent: (t: TenantContext, createdAt: string, eventId: string): Key => ({
     pk: tp(t),
     sk: `OUTBOX#${createdAt}#${eventId}`,
