@@ -119,7 +119,7 @@ export async function updateGroup(
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression:
             'attribute_exists(pk) AND attribute_not_exists(deleted_at) AND updated_at = :expected',
-          ExpressionAttributeNames: { '#name': 'name' },
+          ...(changes.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
           ExpressionAttributeValues: values,
         },
       },
