@@ -18,7 +18,10 @@ export interface DbMetrics {
 
 const scope = new AsyncLocalStorage<DbMetrics>()
 
+/** Runs fn in a metrics scope; inside an existing scope (a benchmark's), calls record there. */
 export function runWithDbMetrics<T>(fn: () => Promise<T>): { metrics: DbMetrics; done: Promise<T> } {
+  const outer = scope.getStore()
+  if (outer) return { metrics: outer, done: fn() }
   const metrics: DbMetrics = { calls: [] }
   return { metrics, done: scope.run(metrics, fn) }
 }
