@@ -1,0 +1,36 @@
+/** Runs the operator CLI as a user would (`npx lms ...`), against the test run's stores. */
+import { spawn } from 'node:child_process'
+import { inject } from 'vitest'
+
+export interface CliResult {
+  readonly code: number | null
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the CLI prints arbitrary JSON
+  readonly json: any
+  readonly stdout: string
+}
+
+export function lms(...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/lms.mjs', ...args], {
+      env: {
+        ...process.env,
+        LMS_DYNAMODB_ENDPOINT: '',
+        LMS_DYNAMODB_PORT: inject('dynamoPort'),
+        LMS_EMULATOR_PORT: inject('emulatorPort'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      let json: unknown = undefined
+      try {
+        json = JSON.parse(stdout.trim().split('\n').at(-1) ?? '')
+      } catch {
+        json = undefined
+      }
+      resolve({ code, json, stdout })
+    })
+  })
+}

@@ -1,0 +1,371 @@
+/**
+ * Property assertions on the synthesized LmsStack template. The stacks are built with the
+ * `aws:cdk:bundling-stacks` context set to no stack, so NodejsFunction skips esbuild and the file
+ * runs in about a second.
+ */
+import { App, type CfnElement } from 'aws-cdk-lib'
+import { Match, Template } from 'aws-cdk-lib/assertions'
+import { rmSync } from 'node:fs'
+import { afterAll, describe, expect, it } from 'vitest'
+import { LmsStack, type LmsStackProps } from '../../lib/lms-stack.ts'
+import { fallbackGroup, routeGroups, routeKey, routes, type RouteGroup } from '../../shared/routes.ts'
+import { deadLetterSuffix, queueNames, tableSchema } from '../../shared/store/table-schema.ts'
+
+const serviceHost = 'lms.example.org'
+const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/abc'
+const baseProps: LmsStackProps = { serviceHost, corporateOrigin: 'https://www.example.org' }
+
+interface Synthesized {
+  readonly stack: LmsStack
+  readonly template: Template
+}
+
+const outdirs: string[] = []
+const cache = new Map<string, Synthesized>()
+
+/** Builds (once per variant) and synthesizes the stack without bundling the functions. */
+function synth(variant: 'withCertificateArn' | 'withoutCertificateArn'): Synthesized {
+  const cached = cache.get(variant)
+  if (cached) return cached
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
+  outdirs.push(app.outdir)
+  const props = variant === 'withCertificateArn' ? { ...baseProps, certificateArn } : baseProps
+  const stack = new LmsStack(app, 'Test', props)
+  const result = { stack, template: Template.fromStack(stack) }
+  cache.set(variant, result)
+  return result
+}
+
+const logicalId = (stack: LmsStack, element: unknown): string => stack.getLogicalId(element as CfnElement)
+
+const functionId = (stack: LmsStack, group: RouteGroup): string => {
+  const fn = stack.functions.get(group)
+  if (!fn) throw new Error(`no function for route group ${group}`)
+  return logicalId(stack, fn.node.defaultChild)
+}
+
+interface Statement {
+  readonly Effect?: string
+  readonly Action?: string | readonly string[]
+}
+interface PolicyDocument {
+  readonly Statement?: readonly Statement[]
+}
+
+/** Every action Allowed to the function's execution role (attached AWS::IAM::Policy + inline policies). */
+function allowedActions(template: Template, stack: LmsStack, group: RouteGroup): string[] {
+  const fnId = functionId(stack, group)
+  const fn = template.findResources('AWS::Lambda::Function')[fnId]
+  const roleId: unknown = fn?.Properties?.Role?.['Fn::GetAtt']?.[0]
+  if (typeof roleId !== 'string') throw new Error(`function ${fnId} has no role of this stack`)
+
+  const documents: PolicyDocument[] = []
+  for (const policy of Object.values(template.findResources('AWS::IAM::Policy'))) {
+    const roles: unknown[] = policy.Properties?.Roles ?? []
+    if (roles.some((r) => (r as { Ref?: unknown }).Ref === roleId)) {
+      documents.push(policy.Properties.PolicyDocument)
+    }
+  }
+  const role = template.findResources('AWS::IAM::Role')[roleId]
+  for (const inline of (role?.Properties?.Policies ?? []) as { PolicyDocument: PolicyDocument }[]) {
+    documents.push(inline.PolicyDocument)
+  }
+
+  return documents
+    .flatMap((d) => d.Statement ?? [])
+    .filter((s) => s.Effect === 'Allow')
+    .flatMap((s) => (typeof s.Action === 'string' ? [s.Action] : (s.Action ?? [])))
+}
+
+/** True when one of the actions (possibly a wildcard such as `dynamodb:*`) allows `wanted`. */
+const allows = (actions: readonly string[], wanted: string): boolean =>
+  actions.some((a) =>
+    new RegExp(`^${a.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(wanted),
+  )
+
+const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']
+const readOnlyGroups: readonly RouteGroup[] = ['plans', 'fallback']
+
+afterAll(() => {
+  for (const dir of outdirs) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('Construct: LmsStack', () => {
+  it('skips esbuild bundling in this test app', () => {
+    // Prepare
+    const variant = 'withCertificateArn'
+
+    // Act
+    const { stack } = synth(variant)
+
+    // Assess
+    expect(stack.bundlingRequired).toBe(false)
+  })
+
+  it('creates one global table with the pk/sk keys and the GSIs of the table schema', () => {
+    // Prepare
+    const { template } = synth('withCertificateArn')
+    const keyNames = [
+      tableSchema.partitionKey,
+      tableSchema.sortKey,
+      ...tableSchema.globalIndexes.flatMap((i) => [i.pk, i.sk]),
+    ]
+
+    // Act
+    const table = Match.objectLike({
+      KeySchema: [
+        { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith(keyNames.map((n) => ({ AttributeName: n, AttributeType: 'S' }))),
+      GlobalSecondaryIndexes: tableSchema.globalIndexes.map((i) =>
+        Match.objectLike({
+          IndexName: i.name,
+          KeySchema: [
+            { AttributeName: i.pk, KeyType: 'HASH' },
+            { AttributeName: i.sk, KeyType: 'RANGE' },
+          ],
+        }),
+      ),
+    })
+
+    // Assess
+    expect(tableSchema.partitionKey).toBe('pk')
+    expect(tableSchema.sortKey).toBe('sk')
+    expect(tableSchema.globalIndexes.map((i) => i.name)).toEqual(['gsi1', 'gsi2', 'gsi3'])
+    template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1)
+    template.resourceCountIs('AWS::DynamoDB::Table', 0)
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', table)
+  })
+
+  it('enables PITR, TTL on `ttl`, a NEW_AND_OLD_IMAGES stream and deletion protection on the table', () => {
+    // Prepare
+    const { template } = synth('withCertificateArn')
+
+    // Act
+    const expected = {
+      TimeToLiveSpecification: { AttributeName: tableSchema.ttlAttribute, Enabled: true },
+      StreamSpecification: { StreamViewType: tableSchema.streamView },
+      Replicas: Match.arrayWith([
+        Match.objectLike({
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          DeletionProtectionEnabled: true,
+        }),
+      ]),
+    }
+
+    // Assess
+    expect(tableSchema.ttlAttribute).toBe('ttl')
+    expect(tableSchema.streamView).toBe('NEW_AND_OLD_IMAGES')
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      Properties: Match.objectLike(expected),
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    })
+  })
+
+  it('creates one Node.js 24 arm64 Lambda per route group with the shared environment', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const tableId = logicalId(stack, stack.table.node.defaultChild)
+    const expected = {
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Environment: {
+        Variables: Match.objectLike({
+          LMS_TABLE_NAME: { Ref: tableId },
+          LMS_SERVICE_HOST: serviceHost,
+          NODE_OPTIONS: Match.stringLikeRegexp('--enable-source-maps'),
+        }),
+      },
+    }
+
+    // Act
+    const matching = template.findResources('AWS::Lambda::Function', {
+      Properties: Match.objectLike(expected),
+    })
+
+    // Assess
+    expect(new Set(routeGroups).size).toBe(routeGroups.length)
+    expect([...stack.functions.keys()].sort()).toEqual([...routeGroups].sort())
+    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length)
+    expect(Object.keys(matching).sort()).toEqual(routeGroups.map((g) => functionId(stack, g)).sort())
+  })
+
+  it('creates an API route for every row of the route table, integrated with the row group Lambda', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const apiId = logicalId(stack, stack.api.node.defaultChild)
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration')
+
+    for (const route of routes) {
+      // Act
+      const found = template.findResources('AWS::ApiGatewayV2::Route', {
+        Properties: { RouteKey: routeKey(route), ApiId: { Ref: apiId } },
+      })
+
+      // Assess
+      expect(routeKey(route)).toBe(`${route.method} ${route.path}`)
+      const entries = Object.values(found)
+      expect(entries, `route ${routeKey(route)}`).toHaveLength(1)
+      const target: unknown = entries[0]?.Properties?.Target?.['Fn::Join']?.[1]?.[1]?.Ref
+      expect(typeof target, `target of ${routeKey(route)}`).toBe('string')
+      expect(integrations[target as string]?.Properties, `integration of ${routeKey(route)}`).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        IntegrationUri: { 'Fn::GetAtt': [functionId(stack, route.group), 'Arn'] },
+      })
+    }
+    // One route per row plus $default: nothing is routed outside the table.
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length + 1)
+  })
+
+  it('sends the $default route to the fallback Lambda', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+
+    // Act
+    const found = Object.values(
+      template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: '$default' } }),
+    )
+    const target: unknown = found[0]?.Properties?.Target?.['Fn::Join']?.[1]?.[1]?.Ref
+
+    // Assess
+    expect(found).toHaveLength(1)
+    expect(typeof target).toBe('string')
+    expect(
+      template.findResources('AWS::ApiGatewayV2::Integration')[target as string]?.Properties,
+    ).toMatchObject({
+      IntegrationUri: { 'Fn::GetAtt': [functionId(stack, fallbackGroup), 'Arn'] },
+    })
+  })
+
+  it('serves the API on the wildcard tenant domain with the given certificate', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const apiId = logicalId(stack, stack.api.node.defaultChild)
+
+    // Act
+    const domains = template.findResources('AWS::ApiGatewayV2::DomainName', {
+      Properties: {
+        DomainName: `*.${serviceHost}`,
+        DomainNameConfigurations: [Match.objectLike({ CertificateArn: certificateArn })],
+      },
+    })
+    const [domainId] = Object.keys(domains)
+
+    // Assess
+    expect(domainId).toBeDefined()
+    template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 1)
+    template.resourceCountIs('AWS::CertificateManager::Certificate', 0)
+    template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
+      ApiId: { Ref: apiId },
+      DomainName: { Ref: domainId },
+    })
+  })
+
+  it('creates a DNS-validated certificate for the wildcard domain when no certificateArn is given', () => {
+    // Prepare
+    const variant = 'withoutCertificateArn'
+
+    // Act
+    const { template } = synth(variant)
+    const certificates = template.findResources('AWS::CertificateManager::Certificate', {
+      Properties: { DomainName: `*.${serviceHost}`, ValidationMethod: 'DNS' },
+    })
+    const [certificateId] = Object.keys(certificates)
+
+    // Assess
+    template.resourceCountIs('AWS::CertificateManager::Certificate', 1)
+    expect(certificateId).toBeDefined()
+    template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: `*.${serviceHost}`,
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: { Ref: certificateId } })],
+    })
+  })
+
+  it('gives each worker queue a dead-letter queue after 5 receives', () => {
+    // Prepare
+    const { template } = synth('withCertificateArn')
+
+    for (const name of queueNames) {
+      // Act
+      const dlqs = template.findResources('AWS::SQS::Queue', {
+        Properties: { QueueName: `lms-${name}${deadLetterSuffix}` },
+      })
+      const [dlqId] = Object.keys(dlqs)
+
+      // Assess
+      expect(dlqId, `dead-letter queue of ${name}`).toBeDefined()
+      expect(dlqs[dlqId as string]?.Properties?.RedrivePolicy).toBeUndefined()
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        QueueName: `lms-${name}`,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
+      })
+    }
+    expect(queueNames).toHaveLength(3)
+    const redriven = template.findResources('AWS::SQS::Queue', {
+      Properties: { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) },
+    })
+    expect(Object.keys(redriven)).toHaveLength(3)
+    template.resourceCountIs('AWS::SQS::Queue', 6)
+  })
+
+  it('blocks all public access to the exports bucket', () => {
+    // Prepare
+    const { template } = synth('withCertificateArn')
+
+    // Act
+    const expected = {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    }
+
+    // Assess
+    template.resourceCountIs('AWS::S3::Bucket', 1)
+    template.hasResourceProperties('AWS::S3::Bucket', expected)
+  })
+
+  it('lets only the writing route groups write to the table (least privilege)', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const writers = routeGroups.filter((g) => !readOnlyGroups.includes(g))
+
+    for (const group of readOnlyGroups) {
+      // Act
+      const actions = allowedActions(template, stack, group)
+
+      // Assess
+      expect(allows(actions, 'dynamodb:Query'), `${group} reads the table`).toBe(true)
+      expect(allows(actions, 'dynamodb:GetItem'), `${group} reads the table`).toBe(true)
+      for (const write of writeActions) expect(allows(actions, write), `${group} may ${write}`).toBe(false)
+    }
+
+    expect(writers).toContain('users')
+    for (const group of writers) {
+      // Act
+      const actions = allowedActions(template, stack, group)
+
+      // Assess
+      for (const write of writeActions) expect(allows(actions, write), `${group} may ${write}`).toBe(true)
+    }
+  })
+
+  it('outputs the table name and the API endpoint', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const tableId = logicalId(stack, stack.table.node.defaultChild)
+    const apiId = logicalId(stack, stack.api.node.defaultChild)
+
+    // Act
+    const outputs = template.findOutputs('*')
+
+    // Assess
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['TableName', 'ApiEndpoint']))
+    template.hasOutput('TableName', { Value: { Ref: tableId } })
+    template.hasOutput('ApiEndpoint', { Value: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] } })
+  })
+})
