@@ -7,19 +7,8 @@ import { randomUUID } from 'node:crypto'
 import { config } from '../config.ts'
 import { routeByKey } from '../routes.ts'
 import { currentDbMetrics, summarize } from '../store/metrics.ts'
-import type { MiddyRequest, RequestState } from './context.ts'
-
-function deprecationHeaders(state: RequestState): Record<string, string> {
-  const d = state.route?.deprecation
-  if (!d) return {}
-  // RFC 9745: Deprecation is a structured date (@unix seconds); RFC 8594: Sunset is an HTTP-date.
-  const headers: Record<string, string> = {
-    deprecation: `@${Math.floor(Date.parse(d.since) / 1000)}`,
-    sunset: new Date(d.sunset).toUTCString(),
-  }
-  if (d.link) headers.link = `<${d.link}>; rel="deprecation"`
-  return headers
-}
+import type { MiddyRequest } from './context.ts'
+import { deprecationHeaders } from './deprecation.ts'
 
 function finish(request: MiddyRequest, error?: unknown): void {
   const state = request.context.lms
@@ -28,7 +17,7 @@ function finish(request: MiddyRequest, error?: unknown): void {
     response.headers = {
       ...response.headers,
       ...state.headers,
-      ...deprecationHeaders(state),
+      ...deprecationHeaders(state.route),
       'x-request-id': state.requestId,
     }
   }
