@@ -1,0 +1,157 @@
+import {
+  ConditionalCheckFailedException,
+  ProvisionedThroughputExceededException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb'
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb'
+import { mockClient } from 'aws-sdk-client-mock'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { generateKey } from '../../../shared/domain/api-keys/key-format.ts'
+import { operator } from '../../../shared/domain/actor.ts'
+import { ConflictError, EntitlementError, ServiceUnavailableError } from '../../../shared/domain/errors.ts'
+import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
+import { createUser, getUser } from '../../../shared/services/users-service.ts'
+import { consumeMinuteWindow } from '../../../shared/store/rate-limits-store.ts'
+import { handler } from '../../../functions/users/handler.ts'
+import type { HttpEvent } from '../../../shared/http/context.ts'
+import type { Context } from 'aws-lambda'
+
+const ddb = mockClient(DynamoDBDocumentClient)
+const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'free' }
+const meta = { $metadata: {} }
+const input = { email: 'a@b.co', first_name: 'A', last_name: 'B', role: 'learner' as const }
+
+function cancelled(codes: string[]) {
+  return new TransactionCanceledException({
+    ...meta,
+    message: 'cancelled',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  })
+}
+
+beforeEach(() => {
+  ddb.reset()
+  // Custom field definitions: none.
+  ddb.on(QueryCommand).resolves({ Items: [] })
+})
+
+afterEach(() => {
+  ddb.reset()
+})
+
+describe('Fault injection: store errors become domain errors', () => {
+  it('maps throttling on a read to ServiceUnavailableError, and every key is in the caller tenant', async () => {
+    ddb.on(GetCommand).rejects(new ProvisionedThroughputExceededException({ ...meta, message: 'slow down' }))
+    await expect(getUser(tenant, '22222222-2222-4222-8222-222222222222')).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    )
+    for (const call of ddb.commandCalls(GetCommand)) {
+      expect(String(call.args[0].input.Key?.pk)).toBe(`T#${tenant.id}`)
+    }
+  })
+
+  it('maps a failed seat-cap condition to the entitlement error and a failed e-mail guard to 409', async () => {
+    ddb.on(GetCommand).resolves({})
+    ddb.on(TransactWriteCommand).rejectsOnce(cancelled(['None', 'None', 'ConditionalCheckFailed', 'None']))
+    await expect(createUser(tenant, input, operator)).rejects.toBeInstanceOf(EntitlementError)
+    ddb.reset()
+    ddb.on(GetCommand).resolves({})
+    ddb.on(QueryCommand).resolves({ Items: [] })
+    ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None']))
+    await expect(createUser(tenant, input, operator)).rejects.toBeInstanceOf(ConflictError)
+  })
+
+  it('retries a transaction that lost a conflict, then succeeds', async () => {
+    ddb.on(GetCommand).resolves({})
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled(['None', 'None', 'TransactionConflict', 'None']))
+      .resolves({})
+    const user = await createUser(tenant, input, operator)
+    expect(user.email).toBe('a@b.co')
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2)
+  })
+
+  it('reads a failed rate-window condition as a full window', async () => {
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ ...meta, message: 'full' }))
+    expect(await consumeMinuteWindow('k', 0, 1000, 120)).toBeUndefined()
+  })
+})
+
+describe('Fault injection: the handler answers in the envelope, never with a stack', () => {
+  const key = generateKey('live')
+  const tenantItem = {
+    id: tenant.id,
+    slug: 'acme',
+    name: 'Acme',
+    plan: 'growth',
+    kind: 'customer',
+    status: 'active',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+  }
+  const keyItem = {
+    id: 'key-1',
+    tenant_id: tenant.id,
+    prefix: key.prefix,
+    hash: key.hash,
+    env: 'live',
+    scopes: ['read'],
+    expires_at: null,
+    revoked_at: null,
+  }
+  const event = {
+    version: '2.0',
+    routeKey: 'GET /api/v1/users/{id}',
+    rawPath: '/api/v1/users/22222222-2222-4222-8222-222222222222',
+    rawQueryString: '',
+    headers: { host: 'acme.localhost', authorization: `Bearer ${key.key}` },
+    pathParameters: { id: '22222222-2222-4222-8222-222222222222' },
+    requestContext: { requestId: 'r1', http: { method: 'GET' } },
+    isBase64Encoded: false,
+  } as unknown as HttpEvent
+
+  function arrange(userRead: () => void) {
+    ddb.on(GetCommand, { Key: { pk: 'TENANT#acme', sk: 'TENANT' } }).resolves({ Item: tenantItem })
+    ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({ Item: keyItem })
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } })
+    userRead()
+  }
+
+  it('answers 503 with Retry-After when the user read is throttled', async () => {
+    arrange(() =>
+      ddb
+        .on(GetCommand, { Key: { pk: `T#${tenant.id}`, sk: 'USER#22222222-2222-4222-8222-222222222222' } })
+        .rejects(
+          new ProvisionedThroughputExceededException({ ...meta, message: 'throttled at partition X' }),
+        ),
+    )
+    const res = await handler(event, {} as Context)
+    expect(res.statusCode).toBe(503)
+    expect(res.headers?.['retry-after']).toBe('1')
+    expect(JSON.parse(res.body ?? '')).toMatchObject({ data: null, meta: null, error: { code: 503 } })
+    expect(res.body).not.toContain('partition')
+  })
+
+  it('answers 500 with a bare message for an unexpected error', async () => {
+    arrange(() =>
+      ddb
+        .on(GetCommand, { Key: { pk: `T#${tenant.id}`, sk: 'USER#22222222-2222-4222-8222-222222222222' } })
+        .rejects(new Error('ValidationException: secret table detail')),
+    )
+    const res = await handler(event, {} as Context)
+    expect(res.statusCode).toBe(500)
+    expect(JSON.parse(res.body ?? '')).toEqual({
+      data: null,
+      meta: null,
+      error: { code: 500, message: 'Internal server error' },
+    })
+    expect(res.body).not.toMatch(/secret|at |\.ts/)
+  })
+})
