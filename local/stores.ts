@@ -51,6 +51,19 @@ async function waitForDynamo(client: DynamoDBClient, child: ChildProcess): Promi
   }
 }
 
+/** SIGTERM, then SIGKILL if Java has not exited within 3 s: a stop must not leave the port taken. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill('SIGTERM')
+  })
+}
+
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }))
@@ -134,8 +147,7 @@ export async function startStores(options: StoreOptions): Promise<RunningStores>
   const dynamoEndpoint = `http://127.0.0.1:${options.dynamoPort}`
   const emulatorEndpoint = `http://127.0.0.1:${fauxqs.port}`
   const stop = async () => {
-    dynamoChild.kill('SIGTERM')
-    await fauxqs.stop()
+    await Promise.all([stopChild(dynamoChild), fauxqs.stop()])
   }
   try {
     const dynamo = new DynamoDBClient({ region: options.region, endpoint: dynamoEndpoint, credentials })
