@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { SummaryReporter } from './test/setup/summary-reporter.ts'
 
 export default defineConfig({
   test: {
@@ -8,6 +9,7 @@ export default defineConfig({
     setupFiles: ['test/setup/point-at-stack.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    reporters: ['default', new SummaryReporter()],
     pool: 'forks',
     maxWorkers: 2,
   },
