@@ -218,25 +218,48 @@ export async function batchGet(
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number]
 
-/** Deletes many items (25 per call), retrying unprocessed ones. Not atomic: for clean-ups only. */
-export async function batchDelete(keyList: Key[]): Promise<void> {
-  for (let i = 0; i < keyList.length; i += 25) {
-    let pending: WriteRequest[] | undefined = keyList
-      .slice(i, i + 25)
-      .map((k) => ({ DeleteRequest: { Key: { ...k } } }))
-    for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      try {
-        const res: BatchWriteCommandOutput = await doc.send(
-          new BatchWriteCommand({ RequestItems: { [tableName]: pending }, ReturnConsumedCapacity: 'TOTAL' }),
-        )
-        recordDbCall('BatchWriteItem', res.ConsumedCapacity)
-        pending = res.UnprocessedItems?.[tableName]
-        if (pending?.length) await sleep(20 * 2 ** attempt)
-      } catch (err) {
-        mapInfrastructureError(err)
+/** Sends write requests 25 per call, `concurrency` calls in flight, retrying unprocessed ones. */
+async function batchWrite(requests: WriteRequest[], concurrency: number): Promise<void> {
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < requests.length) {
+      const start = next
+      next += 25
+      let pending: WriteRequest[] | undefined = requests.slice(start, start + 25)
+      for (let attempt = 0; pending && pending.length > 0; attempt++) {
+        if (attempt > 0) await sleep(20 * 2 ** Math.min(attempt, 6))
+        try {
+          const res: BatchWriteCommandOutput = await doc.send(
+            new BatchWriteCommand({
+              RequestItems: { [tableName]: pending },
+              ReturnConsumedCapacity: 'TOTAL',
+            }),
+          )
+          recordDbCall('BatchWriteItem', res.ConsumedCapacity)
+          pending = res.UnprocessedItems?.[tableName]
+        } catch (err) {
+          mapInfrastructureError(err)
+        }
       }
     }
   }
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker))
+}
+
+/** Deletes many items. Not atomic: for clean-ups only. */
+export function batchDelete(keyList: Key[], concurrency = 1): Promise<void> {
+  return batchWrite(
+    keyList.map((k) => ({ DeleteRequest: { Key: { ...k } } })),
+    concurrency,
+  )
+}
+
+/** Puts many items without conditions. Not atomic: for bulk loads into empty partitions only. */
+export function batchPut(items: Item[], concurrency = 1): Promise<void> {
+  return batchWrite(
+    items.map((Item) => ({ PutRequest: { Item } })),
+    concurrency,
+  )
 }
 
 /** A single-item write whose ConditionExpression did not hold. */

@@ -9,7 +9,7 @@ import { CONTENT_AUTHOR_ROLE } from '../domain/users/user.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { batchGet, queryAll, queryCount, queryUpTo } from './db.ts'
 import { indexes, keys } from './keys.ts'
-import { getUserCounters, toUser } from './users-store.ts'
+import { getUserCounters, toUser, type UserCounters } from './users-store.ts'
 
 export type UserSort = 'created_at' | 'last_name' | 'email'
 
@@ -69,19 +69,25 @@ function buildFilter(q: UserListQuery, createdInKey: boolean): Filter {
 }
 
 /** The counter that answers `total` for this filter set, if there is one. */
-function counterTotal(
-  q: UserListQuery,
-  counters: Awaited<ReturnType<typeof getUserCounters>>,
-): number | undefined {
-  const filters = [q.role, q.isActive, q.userType, q.createdAfter, q.createdBefore, q.groupId].filter(
-    (f) => f !== undefined,
-  )
-  if (filters.length === 0) return counters.total
-  if (filters.length > 1) return undefined
-  if (q.isActive !== undefined) return q.isActive ? counters.active : counters.total - counters.active
-  if (q.role && q.role !== 'author') return counters.byAttribute[`role_${q.role}`] ?? 0
-  if (q.userType) return counters.byAttribute[`type_${q.userType}`] ?? 0
-  return undefined
+function counterTotal(q: UserListQuery, counters: UserCounters): number | undefined {
+  if (q.createdAfter || q.createdBefore || q.groupId || q.role === 'author') return undefined
+  if (q.role && q.userType) return undefined
+  const c = counters.byAttribute
+  const scoped = q.role ? `role_${q.role}` : q.userType ? `type_${q.userType}` : undefined
+  if (q.isActive === undefined) return scoped ? (c[scoped] ?? 0) : counters.total
+  const active = scoped ? (c[`active_${scoped}`] ?? 0) : counters.active
+  const all = scoped ? (c[scoped] ?? 0) : counters.total
+  return q.isActive ? active : all - active
+}
+
+/**
+ * How many index entries to read per call: a filtered page reads enough entries, at the filter's
+ * selectivity as the counters tell it, to fill the page in about one call.
+ */
+function readLimit(want: number, filtered: boolean, total: number, matching: number | undefined): number {
+  if (!filtered) return Math.min(want, 1000)
+  if (matching === undefined || matching === 0) return 1000
+  return Math.min(1000, Math.ceil((want * Math.max(total, 1)) / matching) + 20)
 }
 
 export async function listUsers(
@@ -110,11 +116,14 @@ export async function listUsers(
     ExpressionAttributeValues: values,
     ScanIndexForward: q.order === 'asc',
   }
-  const [page, counters] = await Promise.all([
-    queryUpTo({ ...input, Limit: Math.min(q.offset + q.limit, 1000) }, q.offset + q.limit),
-    getUserCounters(tenant),
-  ])
-  const total = counterTotal(q, counters) ?? (await queryCount(input))
+  const counters = await getUserCounters(tenant)
+  const known = counterTotal(q, counters)
+  const want = q.offset + q.limit
+  const page = await queryUpTo(
+    { ...input, Limit: readLimit(want, Boolean(filter.expression), counters.total, known) },
+    want,
+  )
+  const total = known ?? (await queryCount(input))
   return { items: page.slice(q.offset).map(toUser), total }
 }
 

@@ -8,6 +8,7 @@ import type { Locale, StoredRole, User, UserType } from '../domain/users/user.ts
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
   batchGet,
+  batchPut,
   getItem,
   putItem,
   query,
@@ -16,6 +17,7 @@ import {
   TransactionConditionFailed,
   type Item,
   type TransactItem,
+  updateItem,
 } from './db.ts'
 import { indexes, keys } from './keys.ts'
 
@@ -77,15 +79,30 @@ export class EmailTakenError extends Error {}
 export class SeatCapReachedError extends Error {}
 export class StaleUserError extends Error {}
 
-/** The counter changes a user's existence or state implies; filtered totals read these. */
-function counterDeltas(
-  role: StoredRole | null,
-  userType: UserType | null,
-  sign: 1 | -1,
+/**
+ * What one user adds to the tenant's counters: filtered totals (one filter, or is_active with role
+ * or user_type) are read from these instead of counting the users.
+ */
+export function counterContributions(
+  u: Pick<User, 'role' | 'userType' | 'isActive'>,
 ): Record<string, number> {
+  const active = u.isActive ? 1 : 0
+  return {
+    users_total: 1,
+    users_active: active,
+    [`role_${u.role}`]: 1,
+    [`type_${u.userType}`]: 1,
+    [`active_role_${u.role}`]: active,
+    [`active_type_${u.userType}`]: active,
+  }
+}
+
+function counterDiff(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {}
-  if (role) out[`role_${role}`] = sign
-  if (userType) out[`type_${userType}`] = sign
+  for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const d = (after[k] ?? 0) - (before[k] ?? 0)
+    if (d !== 0) out[k] = d
+  }
   return out
 }
 
@@ -127,11 +144,7 @@ export async function insertUser(
   seatCap: number | null,
   extra: TransactItem[],
 ): Promise<void> {
-  const deltas = {
-    users_total: 1,
-    users_active: user.isActive ? 1 : 0,
-    ...counterDeltas(user.role, user.userType, 1),
-  }
+  const deltas = counterContributions(user)
   try {
     await transact([
       {
@@ -206,12 +219,14 @@ export async function updateUser(
     sets.push('#gsi2sk = :gsi2sk')
   }
   const activating = changes.isActive === true && !current.isActive
-  const deactivating = changes.isActive === false && current.isActive
-  const roleChanged = changes.role !== undefined && changes.role !== current.role
-  const deltas: Record<string, number> = {
-    users_active: activating ? 1 : deactivating ? -1 : 0,
-    ...(roleChanged ? { [`role_${current.role}`]: -1, [`role_${changes.role}`]: 1 } : {}),
-  }
+  const deltas = counterDiff(
+    counterContributions(current),
+    counterContributions({
+      ...current,
+      role: changes.role ?? current.role,
+      isActive: changes.isActive ?? current.isActive,
+    }),
+  )
   const touchesCounters = Object.values(deltas).some((d) => d !== 0)
   const items: TransactItem[] = [
     {
@@ -300,4 +315,43 @@ export async function listAllUsers(tenant: TenantContext): Promise<User[]> {
     ScanIndexForward: false,
   })
   return items.map(toUser)
+}
+
+/**
+ * Bulk-loads users into an EMPTY tenant: for benchmarks and bulk loads only, never for a tenant that
+ * already has users. Each user item and its e-mail guard go out in BatchWriteItem calls (25 items
+ * each, `concurrency` calls in flight, unprocessed items retried with backoff); then the COUNTERS item
+ * is SET (not added to) to the totals of `users`. None of insertUser's guarantees hold: no condition
+ * (an existing user or e-mail is overwritten), no seat cap, no outbox event, no group membership.
+ */
+export async function seedUsers(
+  tenant: TenantContext,
+  users: readonly User[],
+  concurrency = 8,
+): Promise<void> {
+  await batchPut(
+    users.flatMap((user) => [
+      userItem(tenant, user),
+      { ...keys.userEmail(tenant, user.email), type: 'email_guard', user_id: user.id },
+    ]),
+    concurrency,
+  )
+
+  const totals: Record<string, number> = {}
+  for (const user of users) {
+    for (const [attr, d] of Object.entries(counterContributions(user))) totals[attr] = (totals[attr] ?? 0) + d
+  }
+  const names: Record<string, string> = {}
+  const values: Record<string, number> = {}
+  const sets = Object.entries(totals).map(([attr, n], i) => {
+    names[`#c${i}`] = attr
+    values[`:c${i}`] = n
+    return `#c${i} = :c${i}`
+  })
+  await updateItem({
+    Key: keys.counters(tenant),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  })
 }

@@ -275,6 +275,9 @@ describe('Route: GET /api/v1/users', () => {
     expect(await ids('is_active=true')).toEqual([a.id, b.id, d.id].sort())
     expect(await ids('user_type=partner')).toEqual([a.id, d.id].sort())
     expect(await ids('role=learner&user_type=partner')).toEqual([d.id])
+    expect(await ids('role=instructor&is_active=true')).toEqual([a.id])
+    expect(await ids('role=instructor&is_active=false')).toEqual([c.id])
+    expect(await ids('user_type=internal&is_active=false')).toEqual([c.id])
     expect(await ids(`created_after=${encodeURIComponent(b.created_at)}`)).toEqual([c.id, d.id].sort())
     expect(await ids(`created_before=${encodeURIComponent(b.created_at)}`)).toEqual([a.id])
     expect(await ids(`created_after=${encodeURIComponent(a.created_at)}&sort_by=email`)).toEqual(
@@ -284,6 +287,13 @@ describe('Route: GET /api/v1/users', () => {
     await t.api.post(`/api/v1/groups/${g.id}/members`, { user_ids: [a.id, b.id] })
     expect(await ids(`group_id=${g.id}`)).toEqual([a.id, b.id].sort())
     expect(await ids(`group_id=${g.id}&role=learner`)).toEqual([b.id])
+    // Totals follow role changes and (de)activations.
+    await t.api.patch(`/api/v1/users/${c.id}`, { role: 'learner', is_active: true })
+    await t.api.delete(`/api/v1/users/${a.id}`)
+    expect(await ids('role=instructor')).toEqual([a.id])
+    expect(await ids('role=instructor&is_active=true')).toEqual([])
+    expect(await ids('role=learner&is_active=true')).toEqual([b.id, c.id, d.id].sort())
+    expect(await ids('is_active=false')).toEqual([a.id])
   })
 })
 
