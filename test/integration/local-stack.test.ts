@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { request } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -68,9 +69,31 @@ describe('npm start', () => {
       LMS_DATA_DIR: dir,
     })
     const firstEnv = await ports()
-    const first = start(firstEnv)
+    const first = start({ ...firstEnv, LMS_LOG_LEVEL: 'info' })
     expect(await first.ready).toBe(true)
-    expect(first.output()).toMatch(/admin API key \(shown once\): lms_live_/)
+    const key = /admin API key \(shown once\): (lms_live_\w+)/.exec(first.output())?.[1] ?? ''
+    expect(key).not.toBe('')
+    const shownOnce = first.output().length
+    const reply = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: firstEnv.PORT,
+          path: '/api/v1/users',
+          headers: { host: 'demo.localhost', authorization: `Bearer ${key}` },
+        },
+        (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+      )
+      req.on('error', reject)
+      req.end()
+    })
+    expect(reply).toBe(200)
+    await new Promise((r) => setTimeout(r, 200))
+    const logged = first.output().slice(shownOnce)
+    expect(logged).toContain('"msg":"request"')
+    expect(logged).toContain('"status":200')
+    expect(logged).not.toContain(key)
+    expect(logged).not.toContain(key.slice(12))
     first.kill('SIGTERM')
     const t0 = Date.now()
     await first.exited
