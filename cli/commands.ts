@@ -2,6 +2,8 @@
 import * as v from 'valibot'
 import { toUserResource } from '../functions/users/representation.ts'
 import { toGroupResource } from '../functions/groups/representation.ts'
+import { toCourseResource, toCourseSettings } from '../functions/courses/representation.ts'
+import type { CourseSettings } from '../shared/domain/courses/course.ts'
 import { operator } from '../shared/domain/actor.ts'
 import { ValidationError } from '../shared/domain/errors.ts'
 import { dynamicRuleAttributes, type DynamicRule } from '../shared/domain/groups/group.ts'
@@ -15,6 +17,7 @@ import { CreateUserInput } from '../shared/domain/users/user-schemas.ts'
 import { parseOrThrow } from '../shared/domain/validation.ts'
 import type { ApiKeyRecord } from '../shared/store/api-keys-store.ts'
 import { listCustomFieldDefs, putCustomFieldDef } from '../shared/store/users-store.ts'
+import * as courses from '../shared/services/courses-service.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
 import * as users from '../shared/services/users-service.ts'
@@ -182,11 +185,76 @@ const commands: Record<string, Command> = {
   },
 }
 
+function optionalTimestamp(flags: Flags, name: string): string | null | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return undefined
+  if (raw === 'none') return null
+  if (Number.isNaN(Date.parse(raw))) throw new UsageError(`--${name} takes an ISO 8601 timestamp (or none)`)
+  return new Date(raw).toISOString()
+}
+
+function optionalNumber(flags: Flags, name: string): number | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return undefined
+  const n = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`--${name} takes a non-negative number`)
+  return n
+}
+
+function settingsFrom(f: Flags): Partial<CourseSettings> & { category?: string } {
+  const out: Partial<Record<keyof CourseSettings, unknown>> & { category?: string } = {
+    requiresApproval: onOff(f, 'requires-approval'),
+    seatLimit: optionalInt(f, 'seat-limit'),
+    waitlist: onOff(f, 'waitlist'),
+    enrollmentOpensAt: optionalTimestamp(f, 'enrollment-opens-at'),
+    enrollmentClosesAt: optionalTimestamp(f, 'enrollment-closes-at'),
+    prerequisites: f.has('prerequisites')
+      ? (f.get('prerequisites') ?? '')
+          .split(',')
+          .map((x) => x.trim())
+          .filter((x) => x && x !== 'none' && x !== 'true')
+      : undefined,
+    language: f.get('language'),
+    certificateValidityDays: optionalInt(f, 'certificate-validity-days'),
+    ceu: optionalNumber(f, 'ceu'),
+    requiresSessionSelection: onOff(f, 'requires-session-selection'),
+    category: f.get('category'),
+  }
+  return Object.fromEntries(
+    Object.entries(out).filter(([, v]) => v !== undefined),
+  ) as Partial<CourseSettings> & {
+    category?: string
+  }
+}
+
+const courseCommands: Record<string, Command> = {
+  'course create': async (f) => {
+    const tenant = await tenantOf(f)
+    const course = await courses.createCourse(
+      tenant,
+      { title: required(f, 'title'), description: f.get('description') ?? null },
+      { withVersion: !f.has('no-version') },
+      at(f),
+    )
+    return toCourseResource(course)
+  },
+  'course configure': async (f) => {
+    const tenant = await tenantOf(f)
+    const course = await courses.configureCourse(tenant, required(f, 'course'), settingsFrom(f))
+    const category = await courses.categoryOf(tenant, course)
+    return toCourseSettings(course, category?.name ?? null)
+  },
+  'category create': async (f) => courses.ensureCategory(await tenantOf(f), required(f, 'name')),
+}
+
 export async function run(args: Parsed): Promise<unknown> {
   const name = args.words.slice(0, 2).join(' ')
-  const command = commands[name]
+  const command = commands[name] ?? courseCommands[name]
   if (!command) {
-    throw new UsageError(`Unknown command "${name}". Commands: ${Object.keys(commands).sort().join('; ')}`)
+    throw new UsageError(
+      `Unknown command "${name}". Commands: ${[...Object.keys(commands), ...Object.keys(courseCommands)].sort().join('; ')}`,
+    )
   }
   return command(args.flags)
 }

@@ -10,6 +10,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb'
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
@@ -64,9 +65,46 @@ function stopChild(child: ChildProcess): Promise<void> {
   })
 }
 
+/** A data dir made by an older version lacks newer indexes: add them, one at a time. */
+async function addMissingIndexes(
+  client: DynamoDBClient,
+  tableName: string,
+  present: readonly string[],
+): Promise<void> {
+  for (const index of tableSchema.globalIndexes) {
+    if (present.includes(index.name)) continue
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [
+          { AttributeName: index.pk, AttributeType: 'S' },
+          { AttributeName: index.sk, AttributeType: 'S' },
+        ],
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: index.name,
+              KeySchema: [
+                { AttributeName: index.pk, KeyType: 'HASH' },
+                { AttributeName: index.sk, KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          },
+        ],
+      }),
+    )
+  }
+}
+
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }))
+    const existing = await client.send(new DescribeTableCommand({ TableName: tableName }))
+    await addMissingIndexes(
+      client,
+      tableName,
+      existing.Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName ?? '') ?? [],
+    )
     return
   } catch (err) {
     if (!(err instanceof Error) || err.name !== 'ResourceNotFoundException') throw err

@@ -8,7 +8,7 @@ export type Scope = 'read' | 'write' | 'admin'
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS'
 
 /** A route group is one Lambda: `functions/<group>/handler.ts`. */
-export type RouteGroup = 'users' | 'groups' | 'plans' | 'fallback'
+export type RouteGroup = 'users' | 'groups' | 'courses' | 'enrollments' | 'plans' | 'fallback'
 
 export interface RouteDef {
   readonly method: Method
@@ -46,6 +46,14 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/groups/{id}/members', 'groups', 'read'),
   r('POST', '/api/v1/groups/{id}/members', 'groups', 'write'),
   r('DELETE', '/api/v1/groups/{id}/members', 'groups', 'write'),
+
+  r('GET', '/api/v1/courses', 'courses', 'read'),
+  r('POST', '/api/v1/courses', 'courses', 'write'),
+  r('GET', '/api/v1/courses/{id}', 'courses', 'read'),
+  r('PATCH', '/api/v1/courses/{id}', 'courses', 'write'),
+  r('DELETE', '/api/v1/courses/{id}', 'courses', 'admin'),
+  r('GET', '/api/v1/courses/{id}/modules', 'courses', 'read'),
+  r('POST', '/api/v1/courses/{id}/modules', 'courses', 'write'),
 ]
 
 /** Everything that matches no row (including the unavailable endpoints) goes to this group. */

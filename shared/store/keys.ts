@@ -50,6 +50,26 @@ export const keys = {
   customFieldPrefix: 'CFIELD#',
   customRole: (t: TenantContext, roleId: string): Key => ({ pk: tp(t), sk: `CROLE#${roleId}` }),
 
+  course: (t: TenantContext, courseId: string): Key => ({ pk: tp(t), sk: `COURSE#${courseId}` }),
+  courseVersion: (t: TenantContext, courseId: string, versionId: string): Key => ({
+    pk: tp(t),
+    sk: `COURSEVER#${courseId}#${versionId}`,
+  }),
+  coursesIndexPk: (t: TenantContext): string => `${tp(t)}#COURSES`,
+  /** Zero-padded so the partition's sort order is the display order. */
+  module: (t: TenantContext, courseId: string, orderIndex: number): Key => ({
+    pk: tp(t),
+    sk: `MODULE#${courseId}#${String(orderIndex).padStart(6, '0')}`,
+  }),
+  modulePrefix: (courseId: string): string => `MODULE#${courseId}#`,
+  category: (t: TenantContext, categoryId: string): Key => ({ pk: tp(t), sk: `CATEGORY#${categoryId}` }),
+  categoryName: (t: TenantContext, nameLower: string): Key => ({
+    pk: tp(t),
+    sk: `CATEGORYNAME#${nameLower}`,
+  }),
+  /** Sort keys of lists: id-suffixed so equal values keep a stable order. */
+  sortKey: (value: string, id: string): string => `${value}#${id}`,
+
   outboxPrefix: 'OUTBOX#',
   outboxEvent: (t: TenantContext, createdAt: string, eventId: string): Key => ({
     pk: tp(t),
@@ -57,11 +77,28 @@ export const keys = {
   }),
 } as const
 
-/** Index names and their key attributes, shared by the store and the CDK table definition. */
+/**
+ * The table's GSIs, overloaded by entity (see docs/data-model.md): each entity's store names what
+ * each index means for it (users: created / last name / e-mail; courses: created / title / updated).
+ */
+const gsi1 = { name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' } as const
+const gsi2 = { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' } as const
+const gsi3 = { name: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk' } as const
+const gsi4 = { name: 'gsi4', pk: 'gsi4pk', sk: 'gsi4sk' } as const
+const gsi5 = { name: 'gsi5', pk: 'gsi5pk', sk: 'gsi5sk' } as const
+
 export const indexes = {
-  byCreated: { name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' },
-  byName: { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' },
-  byEmail: { name: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk' },
+  gsi1,
+  gsi2,
+  gsi3,
+  gsi4,
+  gsi5,
+  /** Users' names for the first three. */
+  byCreated: gsi1,
+  byName: gsi2,
+  byEmail: gsi3,
 } as const
+
+export const allIndexes = [gsi1, gsi2, gsi3, gsi4, gsi5] as const
 
 export const TTL_ATTRIBUTE = 'ttl'

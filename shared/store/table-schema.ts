@@ -2,12 +2,12 @@
  * The table's shape, declared once: the CDK stack and the local stack both build the table from
  * it, so DynamoDB Local and AWS always have the same keys, indexes, TTL and stream.
  */
-import { indexes, TTL_ATTRIBUTE } from './keys.ts'
+import { allIndexes, TTL_ATTRIBUTE } from './keys.ts'
 
 export const tableSchema = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  globalIndexes: [indexes.byCreated, indexes.byName, indexes.byEmail],
+  globalIndexes: allIndexes,
   ttlAttribute: TTL_ATTRIBUTE,
   /** The outbox relay reads new images from the stream. */
   streamView: 'NEW_AND_OLD_IMAGES',

@@ -1,0 +1,73 @@
+/** Route group `courses`: courses, their modules and course-scoped enrollments. */
+import {
+  CreateCourseInput,
+  courseSorts,
+  ListCoursesFilters,
+  UpdateCourseInput,
+} from '../../shared/domain/courses/course.ts'
+import { AddModuleInput } from '../../shared/domain/courses/module.ts'
+import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
+import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
+import { created, noContent, ok } from '../../shared/http/responses.ts'
+import { pathId, route } from '../../shared/http/route.ts'
+import { httpStack } from '../../shared/http/stack.ts'
+import * as courses from '../../shared/services/courses-service.ts'
+import { toCourseListItem, toCourseResource, toModuleResource } from './representation.ts'
+
+export const listCourses = route('GET /api/v1/courses', async ({ tenant, query }) => {
+  const filters = parseOrThrow(ListCoursesFilters, query)
+  const page = paging(query)
+  const sort = sorting(query, courseSorts, { by: 'created_at', order: 'desc' })
+  const { items, total } = await courses.listCourses(tenant, {
+    status: filters.status,
+    category: filters.category,
+    search: filters.search,
+    createdAfter: filters.created_after,
+    sortBy: sort.by,
+    order: sort.order,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items.map(toCourseListItem), listMeta(page, total))
+})
+
+export const createCourse = route('POST /api/v1/courses', async ({ tenant, body }) => {
+  return created(toCourseResource(await courses.createCourse(tenant, parseOrThrow(CreateCourseInput, body))))
+})
+
+export const getCourse = route('GET /api/v1/courses/{id}', async ({ tenant, ...input }) => {
+  return ok(toCourseResource(await courses.getCourse(tenant, pathId(input, 'id', 'course', Uuid))))
+})
+
+export const updateCourse = route('PATCH /api/v1/courses/{id}', async ({ tenant, body, ...input }) => {
+  const id = pathId(input, 'id', 'course', Uuid)
+  return ok(
+    toCourseResource(await courses.updateCourse(tenant, id, parseOrThrow(UpdateCourseInput, body ?? {}))),
+  )
+})
+
+export const archiveCourse = route('DELETE /api/v1/courses/{id}', async ({ tenant, ...input }) => {
+  await courses.archiveCourse(tenant, pathId(input, 'id', 'course', Uuid))
+  return noContent()
+})
+
+export const listModules = route('GET /api/v1/courses/{id}/modules', async ({ tenant, ...input }) => {
+  const id = pathId(input, 'id', 'course', Uuid)
+  await courses.getCourse(tenant, id)
+  return ok((await courses.listModules(tenant, id)).map(toModuleResource))
+})
+
+export const addModule = route('POST /api/v1/courses/{id}/modules', async ({ tenant, body, ...input }) => {
+  const id = pathId(input, 'id', 'course', Uuid)
+  return created(toModuleResource(await courses.addModule(tenant, id, parseOrThrow(AddModuleInput, body))))
+})
+
+export const handler = httpStack([
+  listCourses,
+  createCourse,
+  getCourse,
+  updateCourse,
+  archiveCourse,
+  listModules,
+  addModule,
+])

@@ -1,0 +1,111 @@
+/** Courses, their settings and the status state machine: draft ⇄ published → archived. */
+import * as v from 'valibot'
+import { RuleViolationError } from '../errors.ts'
+import { Timestamp } from '../validation.ts'
+
+export const courseStatuses = ['draft', 'published', 'archived'] as const
+export type CourseStatus = (typeof courseStatuses)[number]
+
+/** What the API does not expose; set with `lms course configure`. */
+export interface CourseSettings {
+  readonly requiresApproval: boolean
+  readonly seatLimit: number | null
+  readonly waitlist: boolean
+  readonly enrollmentOpensAt: string | null
+  readonly enrollmentClosesAt: string | null
+  readonly prerequisites: readonly string[]
+  readonly language: string
+  readonly certificateValidityDays: number | null
+  readonly ceu: number
+  /** An instructor-led series whose session must be chosen in the app. */
+  readonly requiresSessionSelection: boolean
+}
+
+export const defaultSettings: CourseSettings = {
+  requiresApproval: false,
+  seatLimit: null,
+  waitlist: false,
+  enrollmentOpensAt: null,
+  enrollmentClosesAt: null,
+  prerequisites: [],
+  language: 'en',
+  certificateValidityDays: null,
+  ceu: 0,
+  requiresSessionSelection: false,
+}
+
+export interface Course {
+  readonly id: string
+  readonly title: string
+  readonly description: string | null
+  readonly shortDescription: string
+  readonly status: CourseStatus
+  readonly categoryId: string | null
+  readonly estimatedMinutes: number
+  readonly currentVersionId: string | null
+  readonly publishedAt: string | null
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly enrollmentCount: number
+  readonly moduleCount: number
+  readonly seatsTaken: number
+  readonly settings: CourseSettings
+}
+
+export type Transition =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'publish' }
+  | { readonly kind: 'unpublish' }
+  | { readonly kind: 'archive'; readonly wasPublished: boolean }
+
+/**
+ * The state machine. Re-publishing a published course changes nothing (and is never gated);
+ * nothing leaves archived (the spec shows no way out).
+ */
+export function transition(from: CourseStatus, to: CourseStatus): Transition {
+  if (from === to) return { kind: 'none' }
+  if (from === 'archived') {
+    throw new RuleViolationError('course.archived', 'An archived course cannot change status')
+  }
+  if (to === 'published') return { kind: 'publish' }
+  if (to === 'draft') return { kind: 'unpublish' }
+  return { kind: 'archive', wasPublished: from === 'published' }
+}
+
+export function windowIsOpen(settings: CourseSettings, at: string): boolean {
+  if (settings.enrollmentOpensAt && at < settings.enrollmentOpensAt) return false
+  if (settings.enrollmentClosesAt && at > settings.enrollmentClosesAt) return false
+  return true
+}
+
+const Title = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(300))
+const Description = v.nullable(v.pipe(v.string(), v.maxLength(100_000)))
+const ShortDescription = v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters'))
+const Minutes = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0), v.maxValue(1_000_000))
+
+export const CreateCourseInput = v.object({
+  title: Title,
+  description: v.optional(Description),
+  short_description: v.optional(ShortDescription),
+  estimated_minutes: v.optional(Minutes),
+})
+export type CreateCourseInput = v.InferOutput<typeof CreateCourseInput>
+
+export const UpdateCourseInput = v.object({
+  title: v.optional(Title),
+  description: v.optional(Description),
+  short_description: v.optional(ShortDescription),
+  estimated_minutes: v.optional(Minutes),
+  status: v.optional(v.picklist(courseStatuses, 'must be draft, published or archived')),
+})
+export type UpdateCourseInput = v.InferOutput<typeof UpdateCourseInput>
+
+export const ListCoursesFilters = v.object({
+  status: v.optional(v.picklist(courseStatuses, 'must be draft, published or archived')),
+  category: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  search: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  created_after: v.optional(Timestamp),
+})
+
+export const courseSorts = ['created_at', 'title', 'updated_at'] as const
+export type CourseSort = (typeof courseSorts)[number]

@@ -1,0 +1,36 @@
+import * as v from 'valibot'
+
+/** SCORM, cmi5 and AICC modules exist but are added only in the app, never over the API. */
+export const apiModuleTypes = [
+  'video',
+  'audio',
+  'document',
+  'iframe',
+  'youtube_vimeo',
+  'quiz',
+  'html',
+  'archive',
+] as const
+export const moduleTypes = [...apiModuleTypes, 'scorm', 'cmi5', 'aicc'] as const
+export type ModuleType = (typeof moduleTypes)[number]
+
+export interface Module {
+  readonly id: string
+  readonly courseId: string
+  readonly title: string
+  readonly description: string | null
+  readonly moduleType: ModuleType
+  readonly isRequired: boolean
+  readonly orderIndex: number
+  readonly createdAt: string
+}
+
+export const AddModuleInput = v.object({
+  title: v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(300)),
+  module_type: v.picklist(apiModuleTypes, `must be one of ${apiModuleTypes.join(', ')}`),
+  description: v.optional(
+    v.nullable(v.pipe(v.string(), v.maxLength(2000, 'must be at most 2000 characters'))),
+  ),
+  is_required: v.optional(v.boolean()),
+})
+export type AddModuleInput = v.InferOutput<typeof AddModuleInput>
