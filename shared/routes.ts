@@ -54,6 +54,17 @@ export const routes: readonly RouteDef[] = [
   r('DELETE', '/api/v1/courses/{id}', 'courses', 'admin'),
   r('GET', '/api/v1/courses/{id}/modules', 'courses', 'read'),
   r('POST', '/api/v1/courses/{id}/modules', 'courses', 'write'),
+  r('GET', '/api/v1/courses/{id}/enrollments', 'courses', 'read'),
+  r('POST', '/api/v1/courses/{id}/enrollments', 'courses', 'write'),
+
+  r('GET', '/api/v1/enrollments', 'enrollments', 'read'),
+  r('POST', '/api/v1/enrollments', 'enrollments', 'write'),
+  r('POST', '/api/v1/enrollments/bulk', 'enrollments', 'write'),
+  r('GET', '/api/v1/enrollments/{id}', 'enrollments', 'read'),
+  r('PATCH', '/api/v1/enrollments/{id}', 'enrollments', 'write'),
+  r('DELETE', '/api/v1/enrollments/{id}', 'enrollments', 'admin'),
+  r('GET', '/api/v1/enrollments/{id}/progress', 'enrollments', 'read'),
+  r('GET', '/api/v1/completions', 'enrollments', 'read'),
 ]
 
 /** Everything that matches no row (including the unavailable endpoints) goes to this group. */

@@ -11,7 +11,11 @@ import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
+import * as v from 'valibot'
+import { CourseEnrollmentInput, enrollmentStatuses } from '../../shared/domain/enrollments/enrollment.ts'
 import * as courses from '../../shared/services/courses-service.ts'
+import * as enrollments from '../../shared/services/enrollments-service.ts'
+import { toCourseEnrollmentItem, toEnrollmentResource } from '../enrollments/representation.ts'
 import { toCourseListItem, toCourseResource, toModuleResource } from './representation.ts'
 
 export const listCourses = route('GET /api/v1/courses', async ({ tenant, query }) => {

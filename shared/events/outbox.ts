@@ -52,3 +52,42 @@ export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
     },
   }
 }
+
+/**
+ * A message to a person (e-mail later), recorded in the outbox with the change that causes it:
+ * the enrollment confirmation is "always sent", so it is written in the enrollment's transaction.
+ */
+export interface Notification {
+  readonly id: string
+  readonly template: 'enrollment_confirmation'
+  readonly userId: string
+  readonly createdAt: string
+  readonly data: Record<string, unknown>
+}
+
+export function newNotification(
+  template: Notification['template'],
+  userId: string,
+  data: Record<string, unknown>,
+  now: string,
+): Notification {
+  return { id: randomUUID(), template, userId, createdAt: now, data }
+}
+
+export function notificationPut(tenant: TenantContext, n: Notification): TransactItem {
+  return {
+    Put: {
+      Item: {
+        ...keys.outboxEvent(tenant, n.createdAt, n.id),
+        type: 'notification',
+        tenant_id: tenant.id,
+        notification_id: n.id,
+        template: n.template,
+        user_id: n.userId,
+        created_at: n.createdAt,
+        data: n.data,
+        [TTL_ATTRIBUTE]: Math.floor(Date.parse(n.createdAt) / 1000) + OUTBOX_RETENTION_SECONDS,
+      },
+    },
+  }
+}

@@ -70,6 +70,19 @@ export const keys = {
   /** Sort keys of lists: id-suffixed so equal values keep a stable order. */
   sortKey: (value: string, id: string): string => `${value}#${id}`,
 
+  enrollment: (t: TenantContext, enrollmentId: string): Key => ({ pk: tp(t), sk: `ENROLL#${enrollmentId}` }),
+  /** One per user and course: the uniqueness guard of live enrollments, and the prerequisite check. */
+  enrollmentPair: (t: TenantContext, userId: string, courseId: string): Key => ({
+    pk: tp(t),
+    sk: `ENRPAIR#${userId}#${courseId}`,
+  }),
+  enrollmentsIndexPk: (t: TenantContext): string => `${tp(t)}#ENROLLMENTS`,
+  userEnrollmentsPk: (t: TenantContext, userId: string): string => `${tp(t)}#UENR#${userId}`,
+  courseEnrollmentsPk: (t: TenantContext, courseId: string): string => `${tp(t)}#CENR#${courseId}`,
+  certificate: (t: TenantContext, certificateId: string): Key => ({ pk: tp(t), sk: `CERT#${certificateId}` }),
+  /** Sorts after every timestamp: a missing date is last ascending, first descending. */
+  missingDate: '~',
+
   outboxPrefix: 'OUTBOX#',
   outboxEvent: (t: TenantContext, createdAt: string, eventId: string): Key => ({
     pk: tp(t),

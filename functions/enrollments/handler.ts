@@ -1,0 +1,136 @@
+/** Route group `enrollments`: enrollments (single and bulk), progress, and completions. */
+import * as v from 'valibot'
+import {
+  BulkEnrollmentInput,
+  CreateEnrollmentInput,
+  enrollmentSorts,
+  ListEnrollmentsFilters,
+  refusalMessages,
+  UpdateEnrollmentInput,
+} from '../../shared/domain/enrollments/enrollment.ts'
+import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
+import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
+import { created, envelope, noContent, ok } from '../../shared/http/responses.ts'
+import { pathId, route } from '../../shared/http/route.ts'
+import { httpStack } from '../../shared/http/stack.ts'
+import * as enrollments from '../../shared/services/enrollments-service.ts'
+import type { EnrollRow } from '../../shared/services/enrollment-engine.ts'
+import { toCompletion, toEnrollmentResource, toProgress } from './representation.ts'
+
+export const listEnrollments = route('GET /api/v1/enrollments', async ({ tenant, query }) => {
+  const f = parseOrThrow(ListEnrollmentsFilters, query)
+  const page = paging(query)
+  const sort = sorting(query, enrollmentSorts, { by: 'enrolled_at', order: 'desc' })
+  const { items, total } = await enrollments.listEnrollments(tenant, {
+    userId: f.user_id,
+    courseId: f.course_id,
+    status: f.status,
+    groupId: f.group_id,
+    dueBefore: f.due_before,
+    dueAfter: f.due_after,
+    createdAfter: f.created_after,
+    sortBy: sort.by,
+    order: sort.order,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items.map(toEnrollmentResource), listMeta(page, total))
+})
+
+export const createEnrollment = route('POST /api/v1/enrollments', async ({ tenant, body }) => {
+  const input = parseOrThrow(CreateEnrollmentInput, body)
+  const e = await enrollments.createEnrollment(tenant, {
+    userId: input.user_id,
+    courseId: input.course_id,
+    dueDate: input.due_date ?? null,
+  })
+  return created(toEnrollmentResource(e))
+})
+
+/** Each row is validated on its own: a malformed row is that row's error, not the request's. */
+export const bulkEnroll = route('POST /api/v1/enrollments/bulk', async ({ tenant, body }) => {
+  const { enrollments: raw } = parseOrThrow(BulkEnrollmentInput, body)
+  const rows: (EnrollRow | { invalid: string })[] = raw.map((row, index) => {
+    const parsed = v.safeParse(CreateEnrollmentInput, row)
+    if (parsed.success) {
+      return {
+        userId: parsed.output.user_id,
+        courseId: parsed.output.course_id,
+        dueDate: parsed.output.due_date ?? null,
+      }
+    }
+    try {
+      parseOrThrow(CreateEnrollmentInput, row, `enrollments[${index}]`)
+    } catch (err) {
+      return { invalid: err instanceof Error ? err.message : 'invalid row' }
+    }
+    return { invalid: 'invalid row' }
+  })
+  const valid = rows.flatMap((r, index) => ('invalid' in r ? [] : [{ index, row: r }]))
+  const results = await enrollments.bulkEnroll(
+    tenant,
+    valid.map((x) => x.row),
+  )
+  const errors: { index: number; code: string; message: string }[] = []
+  const createdRows: { index: number; id: string; status: string }[] = []
+  rows.forEach((r, index) => {
+    if ('invalid' in r) errors.push({ index, code: 'invalid_row', message: r.invalid })
+  })
+  valid.forEach(({ index }, k) => {
+    const result = results[k]
+    if (!result) return
+    if ('error' in result) errors.push({ index, code: result.error, message: refusalMessages[result.error] })
+    else createdRows.push({ index, id: result.ok.id, status: result.ok.status })
+  })
+  errors.sort((a, b) => a.index - b.index)
+  const data = { created: createdRows.length, skipped: errors.length, errors, enrollments: createdRows }
+  return envelope(errors.length === 0 ? 201 : 207, data)
+})
+
+export const getEnrollment = route('GET /api/v1/enrollments/{id}', async ({ tenant, ...input }) => {
+  return ok(
+    toEnrollmentResource(await enrollments.getEnrollment(tenant, pathId(input, 'id', 'enrollment', Uuid))),
+  )
+})
+
+export const updateEnrollment = route(
+  'PATCH /api/v1/enrollments/{id}',
+  async ({ tenant, body, ...input }) => {
+    const id = pathId(input, 'id', 'enrollment', Uuid)
+    const { due_date } = parseOrThrow(UpdateEnrollmentInput, body ?? {})
+    return ok(toEnrollmentResource(await enrollments.setDueDate(tenant, id, due_date)))
+  },
+)
+
+export const dropEnrollment = route('DELETE /api/v1/enrollments/{id}', async ({ tenant, ...input }) => {
+  await enrollments.dropEnrollment(tenant, pathId(input, 'id', 'enrollment', Uuid))
+  return noContent()
+})
+
+export const getProgress = route('GET /api/v1/enrollments/{id}/progress', async ({ tenant, ...input }) => {
+  return ok(toProgress(await enrollments.getProgress(tenant, pathId(input, 'id', 'enrollment', Uuid))))
+})
+
+const CompletionsQuery = v.object({ user_id: v.optional(Uuid) })
+
+export const listCompletions = route('GET /api/v1/completions', async ({ tenant, query }) => {
+  const { user_id } = parseOrThrow(CompletionsQuery, query)
+  const page = paging(query)
+  const { items, total } = await enrollments.listCompletions(tenant, {
+    userId: user_id,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items.map(toCompletion), listMeta(page, total))
+})
+
+export const handler = httpStack([
+  listEnrollments,
+  createEnrollment,
+  bulkEnroll,
+  getEnrollment,
+  updateEnrollment,
+  dropEnrollment,
+  getProgress,
+  listCompletions,
+])

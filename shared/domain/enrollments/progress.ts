@@ -1,0 +1,133 @@
+/** Progress and completion, computed from the course's modules and the learner's activity. */
+import type { Module } from '../courses/module.ts'
+import type { Enrollment, ModuleProgress } from './enrollment.ts'
+
+export const notStarted: ModuleProgress = {
+  status: 'not_started',
+  score: null,
+  timeSpentSeconds: 0,
+  startedAt: null,
+  completedAt: null,
+  lastActivityAt: null,
+}
+
+/** Required modules decide completion; a course with no required module counts all of them. */
+function countedModules(modules: readonly Module[]): readonly Module[] {
+  const required = modules.filter((m) => m.isRequired)
+  return required.length > 0 ? required : modules
+}
+
+export function progressPercent(
+  modules: readonly Module[],
+  progress: Readonly<Record<string, ModuleProgress>>,
+): number {
+  const counted = countedModules(modules)
+  if (counted.length === 0) return 0
+  const done = counted.filter((m) => progress[m.id]?.status === 'completed').length
+  return Math.round((done * 100) / counted.length)
+}
+
+/** Complete when every required module is completed (and there is at least one module). */
+export function isComplete(
+  modules: readonly Module[],
+  progress: Readonly<Record<string, ModuleProgress>>,
+): boolean {
+  const counted = countedModules(modules)
+  return counted.length > 0 && counted.every((m) => progress[m.id]?.status === 'completed')
+}
+
+/** The enrollment's score: the mean of the scores its modules reported, or null when none did. */
+export function enrollmentScore(progress: Readonly<Record<string, ModuleProgress>>): number | null {
+  const scores = Object.values(progress)
+    .map((p) => p.score)
+    .filter((s): s is number => s !== null)
+  if (scores.length === 0) return null
+  return Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100
+}
+
+export interface ProgressView {
+  readonly enrollmentId: string
+  readonly overallProgressPercent: number
+  readonly timeSpentSeconds: number
+  readonly lastActivityAt: string | null
+  readonly modules: readonly {
+    readonly module: Module
+    readonly progress: ModuleProgress
+  }[]
+}
+
+export function progressView(enrollment: Enrollment, modules: readonly Module[]): ProgressView {
+  return {
+    enrollmentId: enrollment.id,
+    overallProgressPercent:
+      enrollment.status === 'completed' ? 100 : progressPercent(modules, enrollment.modules),
+    timeSpentSeconds: enrollment.timeSpentSeconds,
+    lastActivityAt: enrollment.lastActivityAt,
+    modules: modules.map((module) => ({ module, progress: enrollment.modules[module.id] ?? notStarted })),
+  }
+}
+
+/** Certificates carry a readable number; the enrollment id keeps it unique. */
+export function certificateNumber(enrollmentId: string, issuedAt: string): string {
+  return `CERT-${issuedAt.slice(0, 4)}-${enrollmentId.replace(/-/g, '').slice(0, 10).toUpperCase()}`
+}
+
+export function certificateExpiry(issuedAt: string, validityDays: number | null): string | null {
+  if (validityDays === null) return null
+  return new Date(Date.parse(issuedAt) + validityDays * 86_400_000).toISOString()
+}
+
+export interface ActivityChange {
+  readonly moduleId: string
+  readonly kind: 'start' | 'progress' | 'complete'
+  readonly score?: number | null
+  readonly timeSpentSeconds?: number
+  readonly at: string
+}
+
+/** The learner's activity applied to the enrollment: module state, time, progress. */
+export function applyActivity(e: Enrollment, modules: readonly Module[], change: ActivityChange): Enrollment {
+  const before = e.modules[change.moduleId] ?? notStarted
+  const added = change.timeSpentSeconds ?? 0
+  const completing = change.kind === 'complete' && before.status !== 'completed'
+  const moduleState: ModuleProgress = {
+    status: before.status === 'completed' || change.kind === 'complete' ? 'completed' : 'in_progress',
+    score: change.score !== undefined && change.score !== null ? change.score : before.score,
+    timeSpentSeconds: before.timeSpentSeconds + added,
+    startedAt: before.startedAt ?? change.at,
+    completedAt: completing ? change.at : before.completedAt,
+    lastActivityAt: change.at,
+  }
+  const nextModules = { ...e.modules, [change.moduleId]: moduleState }
+  return {
+    ...e,
+    modules: nextModules,
+    startedAt: e.startedAt ?? change.at,
+    timeSpentSeconds: e.timeSpentSeconds + added,
+    lastActivityAt: change.at,
+    progressPercent: progressPercent(modules, nextModules),
+    score: enrollmentScore(nextModules),
+    updatedAt: change.at,
+  }
+}
+
+/** When every required module is done: completed, with its certificate. */
+export function completeEnrollment(
+  e: Enrollment,
+  at: string,
+  certificateId: string,
+  validityDays: number | null,
+): Enrollment {
+  return {
+    ...e,
+    status: 'completed',
+    completedAt: at,
+    progressPercent: 100,
+    passFail: 'pass',
+    holdsSeat: false,
+    certificateId,
+    certificateNumber: certificateNumber(e.id, at),
+    certificateExpiresAt: certificateExpiry(at, validityDays),
+    updatedAt: at,
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The enrollment engine: one implementation for POST /enrollments, POST /courses/{id}/enrollments,
+ * bulk and the app. Reads are batched (users, courses, pairs, prerequisites: 100 keys a call);
+ * writes go per course in transactions of up to 24 rows, or one row at a time where seats are
+ * limited, so seat limits hold under any concurrency.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Course } from '../domain/courses/course.ts'
+import {
+  decideEnrollment,
+  type Enrollment,
+  type EnrollmentChannel,
+  type RefusalCode,
+} from '../domain/enrollments/enrollment.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { newEvent, newNotification, notificationPut, outboxPut } from '../events/outbox.ts'
+import { getCourse, getCourses } from '../store/courses-store.ts'
+import {
+  EnrollmentGroupRefused,
+  getEnrollments,
+  getPairs,
+  insertEnrollments,
+  pairKey,
+  type NewEnrollmentRow,
+  type PairState,
+} from '../store/enrollments-store.ts'
+import { batchGetUsers } from '../store/users-store.ts'
+
+export interface EnrollRow {
+  readonly userId: string
+  readonly courseId: string
+  readonly dueDate: string | null
+}
+
+export type RowResult = { readonly ok: Enrollment } | { readonly error: RefusalCode }
+
+const ROWS_PER_TRANSACTION = 24
+const COURSES_IN_PARALLEL = 8
+
+interface Planned {
+  readonly index: number
+  readonly row: EnrollRow
+  readonly status: 'active' | 'pending_approval'
+  readonly needsSeat: boolean
+  readonly waitlistIfFull: boolean
+  readonly replaces: Enrollment | undefined
+}
+
+function newRow(
+  tenant: TenantContext,
+  p: Planned,
+  course: Course,
+  status: Enrollment['status'],
+  channel: EnrollmentChannel,
+  at: string,
+): NewEnrollmentRow {
+  const id = p.replaces?.id ?? randomUUID()
+  const enrollment: Enrollment = {
+    id,
+    userId: p.row.userId,
+    courseId: p.row.courseId,
+    status,
+    dueDate: p.row.dueDate,
+    completedAt: null,
+    source: 'native',
+    channel,
+    createdAt: p.replaces?.createdAt ?? at,
+    enrolledAt: at,
+    startedAt: null,
+    updatedAt: at,
+    progressPercent: 0,
+    score: null,
+    passFail: null,
+    certificateId: null,
+    certificateNumber: null,
+    certificateExpiresAt: null,
+    language: course.settings.language,
+    timeSpentSeconds: 0,
+    lastActivityAt: null,
+    holdsSeat: status === 'active' && p.needsSeat,
+    modules: {},
+    quizAttempts: [],
+  }
+  const event = newEvent(
+    'enrollment.created',
+    { enrollmentId: id, userId: enrollment.userId, courseId: enrollment.courseId, status },
+    at,
+  )
+  const notification = newNotification(
+    'enrollment_confirmation',
+    enrollment.userId,
+    { enrollmentId: id, courseId: enrollment.courseId, courseTitle: course.title, status },
+    at,
+  )
+  return {
+    enrollment,
+    replaces: p.replaces,
+    extra: [outboxPut(tenant, event), notificationPut(tenant, notification)],
+  }
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++
+        out[i] = await fn(items[i] as T)
+      }
+    }),
+  )
+  return out
+}
+
+/** Rows that need a seat: one transaction each, in order, so the seat count decides each one. */
+async function enrollSeated(
+  tenant: TenantContext,
+  course: Course,
+  planned: readonly Planned[],
+  channel: EnrollmentChannel,
+  at: string,
+  results: RowResult[],
+): Promise<void> {
+  for (const p of planned) {
+    let status: Enrollment['status'] = 'active'
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const row = newRow(tenant, p, course, status, channel, at)
+      try {
+        await insertEnrollments(tenant, course.id, [row], course.settings.seatLimit)
+        results[p.index] = { ok: row.enrollment }
+        break
+      } catch (err) {
+        if (!(err instanceof EnrollmentGroupRefused)) throw err
+        if (err.failedRows.has(0)) {
+          results[p.index] = { error: 'duplicate' }
+          break
+        }
+        const fresh = await getCourse(tenant, course.id)
+        if (!fresh || fresh.status !== 'published') {
+          results[p.index] = { error: 'not_published' }
+          break
+        }
+        if (status === 'waitlisted' || !p.waitlistIfFull) {
+          results[p.index] = { error: 'course_full' }
+          break
+        }
+        status = 'waitlisted'
+      }
+    }
+  }
+}
+
+/** Rows that need no seat: grouped in transactions; a failing row is dropped and the rest retried. */
+async function enrollGrouped(
+  tenant: TenantContext,
+  course: Course,
+  planned: readonly Planned[],
+  channel: EnrollmentChannel,
+  at: string,
+  results: RowResult[],
+): Promise<void> {
+  for (let i = 0; i < planned.length; i += ROWS_PER_TRANSACTION) {
+    let group = planned.slice(i, i + ROWS_PER_TRANSACTION)
+    while (group.length > 0) {
+      const rows = group.map((p) => newRow(tenant, p, course, p.status, channel, at))
+      try {
+        await insertEnrollments(tenant, course.id, rows, course.settings.seatLimit)
+        group.forEach((p, k) => (results[p.index] = { ok: rows[k]?.enrollment as Enrollment }))
+        break
+      } catch (err) {
+        if (!(err instanceof EnrollmentGroupRefused)) throw err
+        if (err.courseRefused && err.failedRows.size === 0) {
+          group.forEach((p) => (results[p.index] = { error: 'not_published' }))
+          break
+        }
+        group.forEach((p, k) => {
+          if (err.failedRows.has(k)) results[p.index] = { error: 'duplicate' }
+        })
+        group = group.filter((_, k) => !err.failedRows.has(k))
+      }
+    }
+  }
+}
+
+/** Decides and writes every row; each row's outcome is independent of the others'. */
+export async function enroll(
+  tenant: TenantContext,
+  rows: readonly EnrollRow[],
+  channel: EnrollmentChannel,
+  at = new Date().toISOString(),
+): Promise<RowResult[]> {
+  const [users, courses] = await Promise.all([
+    batchGetUsers(tenant, [...new Set(rows.map((r) => r.userId))]),
+    getCourses(
+      tenant,
+      rows.map((r) => r.courseId),
+    ),
+  ])
+  const userById = new Map(users.map((u) => [u.id, u]))
+  const courseById = new Map(courses.map((c) => [c.id, c]))
+  const prerequisitePairs = rows.flatMap((r) =>
+    (courseById.get(r.courseId)?.settings.prerequisites ?? []).map((courseId) => ({
+      userId: r.userId,
+      courseId,
+    })),
+  )
+  const pairs = await getPairs(tenant, [...rows, ...prerequisitePairs])
+  const replaced = new Map(
+    (
+      await getEnrollments(
+        tenant,
+        rows.flatMap((r) => pairs.get(pairKey(r.userId, r.courseId))?.enrollmentId ?? []),
+      )
+    ).map((e) => [e.id, e]),
+  )
+  const results: RowResult[] = new Array<RowResult>(rows.length)
+  const seen = new Set<string>()
+  const byCourse = new Map<string, Planned[]>()
+  rows.forEach((row, index) => {
+    const key = pairKey(row.userId, row.courseId)
+    const existing: PairState | undefined = pairs.get(key)
+    const completed = new Set(
+      (courseById.get(row.courseId)?.settings.prerequisites ?? []).filter(
+        (id) => pairs.get(pairKey(row.userId, id))?.status === 'completed',
+      ),
+    )
+    const decision = seen.has(key)
+      ? ({ kind: 'refuse', code: 'duplicate' } as const)
+      : decideEnrollment({
+          user: userById.get(row.userId),
+          course: courseById.get(row.courseId),
+          existing,
+          completedCourseIds: completed,
+          at,
+        })
+    seen.add(key)
+    if (decision.kind === 'refuse') {
+      results[index] = { error: decision.code }
+      return
+    }
+    const planned: Planned = {
+      index,
+      row,
+      status: decision.status,
+      needsSeat: decision.needsSeat,
+      waitlistIfFull: decision.waitlistIfFull,
+      replaces: decision.reactivates ? replaced.get(decision.reactivates) : undefined,
+    }
+    byCourse.set(row.courseId, [...(byCourse.get(row.courseId) ?? []), planned])
+  })
+  await mapLimit([...byCourse.entries()], COURSES_IN_PARALLEL, async ([courseId, planned]) => {
+    const course = courseById.get(courseId) as Course
+    await enrollSeated(
+      tenant,
+      course,
+      planned.filter((p) => p.needsSeat),
+      channel,
+      at,
+      results,
+    )
+    await enrollGrouped(
+      tenant,
+      course,
+      planned.filter((p) => !p.needsSeat),
+      channel,
+      at,
+      results,
+    )
+  })
+  return results
+}

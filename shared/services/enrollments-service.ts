@@ -1,0 +1,144 @@
+/** Enrollments over the API: single and bulk creation, reads, due date, unenroll, progress. */
+import type { Module } from '../domain/courses/module.ts'
+import {
+  refusalMessages,
+  type Enrollment,
+  type EnrollmentChannel,
+  type RefusalCode,
+} from '../domain/enrollments/enrollment.ts'
+import { progressView, type ProgressView } from '../domain/enrollments/progress.ts'
+import { ConflictError, NotFoundError, RuleViolationError } from '../domain/errors.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { newEvent, outboxPut } from '../events/outbox.ts'
+import { getCourse, listModules } from '../store/courses-store.ts'
+import {
+  listCompletions as listStoredCompletions,
+  listEnrollments as listStored,
+  type EnrollmentListQuery,
+} from '../store/enrollments-list.ts'
+import {
+  getEnrollment as getStored,
+  saveEnrollment,
+  StaleEnrollmentError,
+} from '../store/enrollments-store.ts'
+import { getGroup } from '../store/groups-store.ts'
+import { listMemberEdges } from '../store/groups-store.ts'
+import { enroll, type EnrollRow, type RowResult } from './enrollment-engine.ts'
+
+const nowIso = () => new Date().toISOString()
+
+/** The single routes' answer for a refused row: 404, 409 or 422. */
+export function refusalError(code: RefusalCode): Error {
+  if (code === 'user_not_found') return new NotFoundError('user')
+  if (code === 'course_not_found') return new NotFoundError('course')
+  if (code === 'duplicate') return new ConflictError('enrollment.duplicate', refusalMessages.duplicate)
+  return new RuleViolationError(`enrollment.${code}`, refusalMessages[code])
+}
+
+export async function createEnrollment(
+  tenant: TenantContext,
+  row: EnrollRow,
+  channel: EnrollmentChannel = 'api',
+): Promise<Enrollment> {
+  const [result] = await enroll(tenant, [row], channel)
+  if (!result) throw new Error('The engine returned no result')
+  if ('error' in result) throw refusalError(result.error)
+  return result.ok
+}
+
+export function bulkEnroll(tenant: TenantContext, rows: readonly EnrollRow[]): Promise<RowResult[]> {
+  return enroll(tenant, rows, 'bulk')
+}
+
+export async function getEnrollment(tenant: TenantContext, id: string): Promise<Enrollment> {
+  const e = await getStored(tenant, id)
+  if (!e) throw new NotFoundError('enrollment')
+  return e
+}
+
+export async function listEnrollments(
+  tenant: TenantContext,
+  q: Omit<EnrollmentListQuery, 'userIds'> & { groupId?: string },
+): Promise<{ items: Enrollment[]; total: number }> {
+  if (!q.groupId) return listStored(tenant, q)
+  if (!(await getGroup(tenant, q.groupId))) return { items: [], total: 0 }
+  const members = new Set((await listMemberEdges(tenant, q.groupId)).map((m) => m.userId))
+  if (members.size === 0) return { items: [], total: 0 }
+  return listStored(tenant, { ...q, userIds: members })
+}
+
+export function listCompletions(
+  tenant: TenantContext,
+  q: { userId?: string; offset: number; limit: number },
+) {
+  return listStoredCompletions(tenant, q)
+}
+
+/** Applies `next` to the current enrollment; re-reads and re-applies when it changed meanwhile. */
+export async function changeEnrollment(
+  tenant: TenantContext,
+  id: string,
+  next: (
+    current: Enrollment,
+  ) => { enrollment: Enrollment; extra: Parameters<typeof saveEnrollment>[3] } | undefined,
+): Promise<Enrollment> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const current = await getEnrollment(tenant, id)
+    const change = next(current)
+    if (!change) return current
+    try {
+      await saveEnrollment(tenant, current, change.enrollment, change.extra)
+      return change.enrollment
+    } catch (err) {
+      if (!(err instanceof StaleEnrollmentError)) throw err
+    }
+  }
+  throw new ConflictError('enrollment.concurrent_update', 'The enrollment changed meanwhile; retry')
+}
+
+export function setDueDate(tenant: TenantContext, id: string, dueDate: string | null, at = nowIso()) {
+  return changeEnrollment(tenant, id, (current) => ({
+    enrollment: { ...current, dueDate, updatedAt: at },
+    extra: [],
+  }))
+}
+
+/**
+ * DELETE: the record is kept with status `dropped` (its seat freed) and enrollment.dropped is
+ * written. A completed enrollment is permanent transcript history: 422. Dropping twice is a no-op.
+ */
+export function dropEnrollment(tenant: TenantContext, id: string, at = nowIso()) {
+  return changeEnrollment(tenant, id, (current) => {
+    if (current.status === 'completed') {
+      throw new RuleViolationError(
+        'enrollment.completed',
+        'A completed enrollment is permanent transcript history',
+      )
+    }
+    if (current.status === 'dropped') return undefined
+    const event = newEvent(
+      'enrollment.dropped',
+      { enrollmentId: current.id, userId: current.userId, courseId: current.courseId },
+      at,
+    )
+    return {
+      enrollment: { ...current, status: 'dropped', holdsSeat: false, updatedAt: at },
+      extra: [outboxPut(tenant, event)],
+    }
+  })
+}
+
+export async function courseModules(tenant: TenantContext, courseId: string): Promise<Module[]> {
+  return listModules(tenant, courseId)
+}
+
+export async function getProgress(tenant: TenantContext, id: string): Promise<ProgressView> {
+  const enrollment = await getEnrollment(tenant, id)
+  return progressView(enrollment, await listModules(tenant, enrollment.courseId))
+}
+
+export async function requireCourse(tenant: TenantContext, courseId: string) {
+  const course = await getCourse(tenant, courseId)
+  if (!course) throw new NotFoundError('course')
+  return course
+}

@@ -1,0 +1,390 @@
+/**
+ * Enrollments. A pair item per user and course guards "one live enrollment" with a condition;
+ * seat limits are a condition on the course's seats_taken; every status change moves the
+ * tenant's counters in the same transaction. Each enrollment is in five indexes: tenant-wide by
+ * enrolled_at, due_date and completed_at (gsi1-3), by user (gsi4) and by course (gsi5).
+ */
+import type {
+  Enrollment,
+  EnrollmentChannel,
+  EnrollmentSource,
+  EnrollmentStatus,
+  ModuleProgress,
+  QuizAttempt,
+} from '../domain/enrollments/enrollment.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import {
+  batchGet,
+  getItem,
+  transact,
+  TransactionConditionFailed,
+  type Item,
+  type TransactItem,
+} from './db.ts'
+import { indexes, keys } from './keys.ts'
+
+function toModuleProgress(raw: Record<string, unknown>): ModuleProgress {
+  return {
+    status: raw.status as ModuleProgress['status'],
+    score: (raw.score as number | null | undefined) ?? null,
+    timeSpentSeconds: (raw.time_spent_seconds as number | undefined) ?? 0,
+    startedAt: (raw.started_at as string | null | undefined) ?? null,
+    completedAt: (raw.completed_at as string | null | undefined) ?? null,
+    lastActivityAt: (raw.last_activity_at as string | null | undefined) ?? null,
+  }
+}
+
+function fromModuleProgress(p: ModuleProgress): Record<string, unknown> {
+  return {
+    status: p.status,
+    score: p.score,
+    time_spent_seconds: p.timeSpentSeconds,
+    started_at: p.startedAt,
+    completed_at: p.completedAt,
+    last_activity_at: p.lastActivityAt,
+  }
+}
+
+export function toEnrollment(item: Item): Enrollment {
+  const modules = (item.modules as Record<string, Record<string, unknown>> | undefined) ?? {}
+  const attempts = (item.quiz_attempts as Record<string, unknown>[] | undefined) ?? []
+  return {
+    id: item.id as string,
+    userId: item.user_id as string,
+    courseId: item.course_id as string,
+    status: item.status as EnrollmentStatus,
+    dueDate: (item.due_date as string | null | undefined) ?? null,
+    completedAt: (item.completed_at as string | null | undefined) ?? null,
+    source: item.source as EnrollmentSource,
+    channel: item.channel as EnrollmentChannel,
+    createdAt: item.created_at as string,
+    enrolledAt: item.enrolled_at as string,
+    startedAt: (item.started_at as string | null | undefined) ?? null,
+    updatedAt: item.updated_at as string,
+    progressPercent: (item.progress_percent as number | undefined) ?? 0,
+    score: (item.score as number | null | undefined) ?? null,
+    passFail: (item.pass_fail as 'pass' | 'fail' | null | undefined) ?? null,
+    certificateId: (item.certificate_id as string | null | undefined) ?? null,
+    certificateNumber: (item.certificate_number as string | null | undefined) ?? null,
+    certificateExpiresAt: (item.certificate_expires_at as string | null | undefined) ?? null,
+    language: (item.language as string | undefined) ?? 'en',
+    timeSpentSeconds: (item.time_spent_seconds as number | undefined) ?? 0,
+    lastActivityAt: (item.last_activity_at as string | null | undefined) ?? null,
+    holdsSeat: item.holds_seat === true,
+    modules: Object.fromEntries(Object.entries(modules).map(([id, raw]) => [id, toModuleProgress(raw)])),
+    quizAttempts: attempts.map((a) => ({
+      moduleId: a.module_id as string,
+      raw: a.raw as number,
+      max: a.max as number,
+      scaled: a.scaled as number,
+      passed: a.passed as boolean,
+      gradedAt: a.graded_at as string,
+    })),
+  }
+}
+
+function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
+  const all = keys.enrollmentsIndexPk(tenant)
+  const enrolled = keys.sortKey(e.enrolledAt, e.id)
+  return {
+    ...keys.enrollment(tenant, e.id),
+    type: 'enrollment',
+    id: e.id,
+    user_id: e.userId,
+    course_id: e.courseId,
+    status: e.status,
+    due_date: e.dueDate,
+    completed_at: e.completedAt,
+    source: e.source,
+    channel: e.channel,
+    created_at: e.createdAt,
+    enrolled_at: e.enrolledAt,
+    started_at: e.startedAt,
+    updated_at: e.updatedAt,
+    progress_percent: e.progressPercent,
+    score: e.score,
+    pass_fail: e.passFail,
+    certificate_id: e.certificateId,
+    certificate_number: e.certificateNumber,
+    certificate_expires_at: e.certificateExpiresAt,
+    language: e.language,
+    time_spent_seconds: e.timeSpentSeconds,
+    last_activity_at: e.lastActivityAt,
+    holds_seat: e.holdsSeat,
+    modules: Object.fromEntries(Object.entries(e.modules).map(([id, p]) => [id, fromModuleProgress(p)])),
+    quiz_attempts: e.quizAttempts.map((a: QuizAttempt) => ({
+      module_id: a.moduleId,
+      raw: a.raw,
+      max: a.max,
+      scaled: a.scaled,
+      passed: a.passed,
+      graded_at: a.gradedAt,
+    })),
+    [indexes.gsi1.pk]: all,
+    [indexes.gsi1.sk]: enrolled,
+    [indexes.gsi2.pk]: all,
+    [indexes.gsi2.sk]: keys.sortKey(e.dueDate ?? keys.missingDate, e.id),
+    [indexes.gsi3.pk]: all,
+    [indexes.gsi3.sk]: keys.sortKey(e.completedAt ?? keys.missingDate, e.id),
+    [indexes.gsi4.pk]: keys.userEnrollmentsPk(tenant, e.userId),
+    [indexes.gsi4.sk]: enrolled,
+    [indexes.gsi5.pk]: keys.courseEnrollmentsPk(tenant, e.courseId),
+    [indexes.gsi5.sk]: enrolled,
+  }
+}
+
+export async function getEnrollment(tenant: TenantContext, id: string): Promise<Enrollment | undefined> {
+  const item = await getItem(keys.enrollment(tenant, id))
+  return item ? toEnrollment(item) : undefined
+}
+
+export async function getEnrollments(tenant: TenantContext, ids: readonly string[]): Promise<Enrollment[]> {
+  return (await batchGet([...new Set(ids)].map((id) => keys.enrollment(tenant, id)))).map(toEnrollment)
+}
+
+export interface PairState {
+  readonly enrollmentId: string
+  readonly status: EnrollmentStatus
+}
+
+export const pairKey = (userId: string, courseId: string) => `${userId}/${courseId}`
+
+/** The current enrollment of each (user, course), read in batches of 100. */
+export async function getPairs(
+  tenant: TenantContext,
+  pairs: readonly { userId: string; courseId: string }[],
+): Promise<Map<string, PairState>> {
+  const unique = new Map(pairs.map((p) => [pairKey(p.userId, p.courseId), p]))
+  const items = await batchGet(
+    [...unique.values()].map((p) => keys.enrollmentPair(tenant, p.userId, p.courseId)),
+  )
+  return new Map(
+    items.map((i) => [
+      pairKey(i.user_id as string, i.course_id as string),
+      { enrollmentId: i.enrollment_id as string, status: i.status as EnrollmentStatus },
+    ]),
+  )
+}
+
+/** Counted when it is not dropped or expired: what a course's enrollment_count shows. */
+const counts = (s: EnrollmentStatus) => s !== 'dropped' && s !== 'expired'
+
+function statusCounterDeltas(before: Enrollment | undefined, after: Enrollment): Record<string, number> {
+  const d: Record<string, number> = {}
+  const add = (k: string, n: number) => (d[k] = (d[k] ?? 0) + n)
+  if (!before) add('enrollments_total', 1)
+  if (before?.status !== after.status) {
+    if (before) add(`enrollments_status_${before.status}`, -1)
+    add(`enrollments_status_${after.status}`, 1)
+  }
+  if (!before?.completedAt && after.completedAt) add('completions_total', 1)
+  return Object.fromEntries(Object.entries(d).filter(([, n]) => n !== 0))
+}
+
+function addUpdate(
+  key: ReturnType<typeof keys.counters>,
+  deltas: Record<string, number>,
+  condition?: { expression: string; values: Record<string, unknown> },
+): TransactItem | undefined {
+  const entries = Object.entries(deltas).filter(([, n]) => n !== 0)
+  if (entries.length === 0 && !condition) return undefined
+  const names: Record<string, string> = {}
+  const values: Record<string, unknown> = { ...(condition?.values ?? {}) }
+  const adds = entries.map(([attr, n], i) => {
+    names[`#a${i}`] = attr
+    values[`:a${i}`] = n
+    return `#a${i} :a${i}`
+  })
+  if (adds.length === 0 && condition) {
+    return {
+      ConditionCheck: {
+        Key: key,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeValues: values,
+      },
+    }
+  }
+  return {
+    Update: {
+      Key: key,
+      UpdateExpression: `ADD ${adds.join(', ')}`,
+      ...(condition ? { ConditionExpression: condition.expression } : {}),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  }
+}
+
+export interface NewEnrollmentRow {
+  readonly enrollment: Enrollment
+  /** The dropped or expired enrollment this one replaces (same id), if any. */
+  readonly replaces: Enrollment | undefined
+  readonly extra: readonly TransactItem[]
+}
+
+/** Which rows of a group failed their own conditions, and whether the course's did. */
+export class EnrollmentGroupRefused extends Error {
+  constructor(
+    readonly failedRows: ReadonlySet<number>,
+    readonly courseRefused: boolean,
+  ) {
+    super('Enrollment group refused')
+  }
+}
+
+/**
+ * Writes new (or reactivated) enrollments of ONE course in one transaction: each row's pair guard,
+ * enrollment and outbox items, then the course (published; seats available for the rows that
+ * take one) and the counters. @throws EnrollmentGroupRefused naming what failed.
+ */
+export async function insertEnrollments(
+  tenant: TenantContext,
+  courseId: string,
+  rows: readonly NewEnrollmentRow[],
+  seatLimit: number | null,
+): Promise<void> {
+  const items: TransactItem[] = []
+  const owner: number[] = []
+  rows.forEach((row, i) => {
+    const e = row.enrollment
+    const pair = keys.enrollmentPair(tenant, e.userId, e.courseId)
+    const pairItem = {
+      ...pair,
+      type: 'enrollment_pair',
+      user_id: e.userId,
+      course_id: e.courseId,
+      enrollment_id: e.id,
+      status: e.status,
+    }
+    items.push(
+      row.replaces
+        ? {
+            Put: {
+              Item: pairItem,
+              ConditionExpression: 'enrollment_id = :id AND #status = :previous',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':id': e.id, ':previous': row.replaces.status },
+            },
+          }
+        : { Put: { Item: pairItem, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { Item: enrollmentItem(tenant, e) } },
+      ...row.extra,
+    )
+    owner.push(i, i, ...row.extra.map(() => i))
+  })
+  const seats = rows.filter((r) => r.enrollment.holdsSeat).length
+  const counted = rows.filter((r) => counts(r.enrollment.status)).length
+  const courseValues: Record<string, unknown> = { ':published': 'published', ':n': counted, ':seats': seats }
+  let condition = '#status = :published'
+  if (seats > 0 && seatLimit !== null) {
+    condition += ' AND seats_taken <= :room'
+    courseValues[':room'] = seatLimit - seats
+  }
+  items.push({
+    Update: {
+      Key: keys.course(tenant, courseId),
+      UpdateExpression: 'ADD enrollment_count :n, seats_taken :seats',
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: courseValues,
+    },
+  })
+  const courseIndex = items.length - 1
+  const deltas: Record<string, number> = {}
+  for (const row of rows) {
+    for (const [k, n] of Object.entries(statusCounterDeltas(row.replaces, row.enrollment)))
+      deltas[k] = (deltas[k] ?? 0) + n
+  }
+  const counterItem = addUpdate(keys.counters(tenant), deltas)
+  if (counterItem) items.push(counterItem)
+  try {
+    await transact(items)
+  } catch (err) {
+    if (!(err instanceof TransactionConditionFailed)) throw err
+    const failed = new Set<number>()
+    owner.forEach((row, index) => {
+      if (err.failedAt(index)) failed.add(row)
+    })
+    throw new EnrollmentGroupRefused(failed, err.failedAt(courseIndex))
+  }
+}
+
+export class StaleEnrollmentError extends Error {}
+
+/**
+ * Replaces an enrollment with its next state if it is still as `current` says, moving the pair
+ * guard, the course's seats and count, and the counters with it.
+ * @throws StaleEnrollmentError when it changed meanwhile
+ */
+export async function saveEnrollment(
+  tenant: TenantContext,
+  current: Enrollment,
+  next: Enrollment,
+  extra: readonly TransactItem[],
+): Promise<void> {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        Item: enrollmentItem(tenant, next),
+        ConditionExpression: 'updated_at = :expected AND #status = :status',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':expected': current.updatedAt, ':status': current.status },
+      },
+    },
+  ]
+  if (next.status !== current.status) {
+    items.push({
+      Update: {
+        Key: keys.enrollmentPair(tenant, current.userId, current.courseId),
+        UpdateExpression: 'SET #status = :status',
+        ConditionExpression: 'enrollment_id = :id',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':status': next.status, ':id': current.id },
+      },
+    })
+  }
+  const courseDeltas = {
+    enrollment_count: (counts(next.status) ? 1 : 0) - (counts(current.status) ? 1 : 0),
+    seats_taken: (next.holdsSeat ? 1 : 0) - (current.holdsSeat ? 1 : 0),
+  }
+  const courseItem = addUpdate(keys.course(tenant, current.courseId), courseDeltas)
+  if (courseItem) items.push(courseItem)
+  const counterItem = addUpdate(keys.counters(tenant), statusCounterDeltas(current, next))
+  if (counterItem) items.push(counterItem)
+  items.push(...extra)
+  try {
+    await transact(items)
+  } catch (err) {
+    if (err instanceof TransactionConditionFailed && err.failedAt(0)) throw new StaleEnrollmentError()
+    throw err
+  }
+}
+
+export interface Certificate {
+  readonly id: string
+  readonly number: string
+  readonly userId: string
+  readonly courseId: string
+  readonly enrollmentId: string
+  readonly issuedAt: string
+  readonly expiresAt: string | null
+}
+
+export function certificatePut(tenant: TenantContext, c: Certificate): TransactItem {
+  return {
+    Put: {
+      Item: {
+        ...keys.certificate(tenant, c.id),
+        type: 'certificate',
+        id: c.id,
+        number: c.number,
+        user_id: c.userId,
+        course_id: c.courseId,
+        enrollment_id: c.enrollmentId,
+        issued_at: c.issuedAt,
+        expires_at: c.expiresAt,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  }
+}
