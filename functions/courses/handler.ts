@@ -66,6 +66,43 @@ export const addModule = route('POST /api/v1/courses/{id}/modules', async ({ ten
   return created(toModuleResource(await courses.addModule(tenant, id, parseOrThrow(AddModuleInput, body))))
 })
 
+const CourseEnrollmentsQuery = v.object({
+  status: v.optional(v.picklist(enrollmentStatuses, `must be one of ${enrollmentStatuses.join(', ')}`)),
+})
+
+export const listCourseEnrollments = route(
+  'GET /api/v1/courses/{id}/enrollments',
+  async ({ tenant, query, ...input }) => {
+    const id = pathId(input, 'id', 'course', Uuid)
+    const { status } = parseOrThrow(CourseEnrollmentsQuery, query)
+    await courses.getCourse(tenant, id)
+    const page = paging(query)
+    const { items, total } = await enrollments.listEnrollments(tenant, {
+      courseId: id,
+      status,
+      sortBy: 'enrolled_at',
+      order: 'desc',
+      offset: page.offset,
+      limit: page.perPage,
+    })
+    return ok(items.map(toCourseEnrollmentItem), listMeta(page, total))
+  },
+)
+
+export const enrollInCourse = route(
+  'POST /api/v1/courses/{id}/enrollments',
+  async ({ tenant, body, ...input }) => {
+    const courseId = pathId(input, 'id', 'course', Uuid)
+    const { user_id, due_date } = parseOrThrow(CourseEnrollmentInput, body)
+    const e = await enrollments.createEnrollment(tenant, {
+      userId: user_id,
+      courseId,
+      dueDate: due_date ?? null,
+    })
+    return created(toEnrollmentResource(e))
+  },
+)
+
 export const handler = httpStack([
   listCourses,
   createCourse,
@@ -74,4 +111,6 @@ export const handler = httpStack([
   archiveCourse,
   listModules,
   addModule,
+  listCourseEnrollments,
+  enrollInCourse,
 ])
