@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import { toUserResource } from '../functions/users/representation.ts'
 import { toGroupResource } from '../functions/groups/representation.ts'
 import { toCourseResource, toCourseSettings } from '../functions/courses/representation.ts'
+import { toEnrollmentResource, toProgress } from '../functions/enrollments/representation.ts'
 import type { CourseSettings } from '../shared/domain/courses/course.ts'
 import { operator } from '../shared/domain/actor.ts'
 import { ValidationError } from '../shared/domain/errors.ts'
@@ -18,6 +19,8 @@ import { parseOrThrow } from '../shared/domain/validation.ts'
 import type { ApiKeyRecord } from '../shared/store/api-keys-store.ts'
 import { listCustomFieldDefs, putCustomFieldDef } from '../shared/store/users-store.ts'
 import * as courses from '../shared/services/courses-service.ts'
+import * as enrollments from '../shared/services/enrollments-service.ts'
+import * as learner from '../shared/services/learner-service.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
 import * as users from '../shared/services/users-service.ts'
@@ -246,14 +249,107 @@ const courseCommands: Record<string, Command> = {
     return toCourseSettings(course, category?.name ?? null)
   },
   'category create': async (f) => courses.ensureCategory(await tenantOf(f), required(f, 'name')),
+  'course publish': async (f) =>
+    toCourseResource(
+      await courses.updateCourse(await tenantOf(f), required(f, 'course'), { status: 'published' }, at(f)),
+    ),
+  'course archive': async (f) =>
+    toCourseResource(
+      await courses.updateCourse(await tenantOf(f), required(f, 'course'), { status: 'archived' }, at(f)),
+    ),
+}
+
+function number(flags: Flags, name: string, fallback?: number): number | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} takes a number`)
+  return n
+}
+
+const activity =
+  (kind: 'start' | 'progress' | 'complete'): Command =>
+  async (f) =>
+    toProgress(
+      await learner.recordActivity(await tenantOf(f), required(f, 'enrollment'), {
+        moduleId: required(f, 'module'),
+        kind,
+        score: number(f, 'score') ?? null,
+        timeSpentSeconds: number(f, 'time-spent'),
+        at: at(f),
+      }),
+    )
+
+const learnerCommands: Record<string, Command> = {
+  'learner enroll': async (f) =>
+    toEnrollmentResource(
+      await enrollments.createEnrollment(
+        await tenantOf(f),
+        {
+          userId: required(f, 'user'),
+          courseId: required(f, 'course'),
+          dueDate: optionalTimestamp(f, 'due-date') ?? null,
+        },
+        'app',
+      ),
+    ),
+  'learner start-module': activity('start'),
+  'learner progress-module': activity('progress'),
+  'learner complete-module': activity('complete'),
+  'learner download': async (f) =>
+    toProgress(
+      await learner.recordDownload(
+        await tenantOf(f),
+        required(f, 'enrollment'),
+        required(f, 'module'),
+        at(f),
+      ),
+    ),
+  'learner quiz-attempt': async (f) => {
+    const passing = number(f, 'passing-score')
+    const { attempt, progress } = await learner.gradeQuizAttempt(
+      await tenantOf(f),
+      required(f, 'enrollment'),
+      {
+        moduleId: required(f, 'module'),
+        raw: number(f, 'score') ?? Number.NaN,
+        max: number(f, 'max', 100) ?? 100,
+        passingScaled: passing === undefined ? undefined : passing / 100,
+        timeSpentSeconds: number(f, 'time-spent'),
+        at: at(f),
+      },
+    )
+    return {
+      attempt: {
+        raw: attempt.raw,
+        max: attempt.max,
+        scaled: attempt.scaled,
+        passed: attempt.passed,
+        graded_at: attempt.gradedAt,
+      },
+      progress: toProgress(progress),
+    }
+  },
+  'completion import': async (f) => {
+    const completedAt = optionalTimestamp(f, 'completed-at')
+    if (!completedAt) throw new UsageError('--completed-at is required (ISO 8601)')
+    return toEnrollmentResource(
+      await learner.importCompletion(await tenantOf(f), {
+        userId: required(f, 'user'),
+        courseId: required(f, 'course'),
+        completedAt,
+        score: number(f, 'score') ?? null,
+      }),
+    )
+  },
 }
 
 export async function run(args: Parsed): Promise<unknown> {
   const name = args.words.slice(0, 2).join(' ')
-  const command = commands[name] ?? courseCommands[name]
+  const command = commands[name] ?? courseCommands[name] ?? learnerCommands[name]
   if (!command) {
     throw new UsageError(
-      `Unknown command "${name}". Commands: ${[...Object.keys(commands), ...Object.keys(courseCommands)].sort().join('; ')}`,
+      `Unknown command "${name}". Commands: ${[...Object.keys(commands), ...Object.keys(courseCommands), ...Object.keys(learnerCommands)].sort().join('; ')}`,
     )
   }
   return command(args.flags)

@@ -9,6 +9,7 @@ import * as users from '../../shared/services/users-service.ts'
 import { ListUsersFilters, TranscriptQuery, userSorts } from './list-users-query.ts'
 import { toUserListItem, toUserResource } from './representation.ts'
 import { transcriptResponse } from './transcript.ts'
+import { buildTranscript } from '../../shared/services/transcript-service.ts'
 
 export const listUsers = route('GET /api/v1/users', async ({ tenant, query }) => {
   const filters = parseOrThrow(ListUsersFilters, query)
@@ -55,8 +56,15 @@ export const getTranscript = route(
   async ({ tenant, query, ...input }) => {
     const id = pathId(input, 'id', 'user', Uuid)
     const q = parseOrThrow(TranscriptQuery, query)
-    const user = await users.getUser(tenant, id)
-    return transcriptResponse(user, q.format ?? 'json')
+    await users.getUser(tenant, id)
+    const transcript = await buildTranscript(tenant, id, {
+      completedAfter: q.completed_after,
+      completedBefore: q.completed_before,
+      status: q.status,
+      type: q.type,
+      year: q.year,
+    })
+    return transcriptResponse(transcript, q.format ?? 'json')
   },
 )
 

@@ -1,31 +1,35 @@
 /**
- * The transcript: its full shape now; items fill in once courses and enrollments exist.
- * CSV is RFC 4180 (CRLF, quoted fields), UTF-8 with a BOM so spreadsheets read accents right.
+ * The transcript over HTTP: the envelope (`meta.total` is the item count), or CSV: RFC 4180 (CRLF,
+ * quoted fields), UTF-8 with a BOM so spreadsheets read accents right, as a download.
  */
-import type { User } from '../../shared/domain/users/user.ts'
 import type { HttpResult } from '../../shared/http/context.ts'
 import { envelope } from '../../shared/http/responses.ts'
+import type { Transcript, TranscriptItem } from '../../shared/services/transcript-service.ts'
 
-export interface TranscriptItem {
-  readonly id: string
-  readonly type: 'course' | 'path'
-  readonly item_id: string
-  readonly title: string
-  readonly status: string
-  readonly started_at: string | null
-  readonly completed_at: string | null
-  readonly due_date: string | null
-  readonly expires_at: string | null
-  readonly score_percent: number | null
-  readonly time_spent_seconds: number
-  readonly progress_percent: number
-  readonly certificate_id: string | null
-  readonly certificate_number: string | null
-  readonly ceu_value: number
-  readonly ceu_label: string
+function toItem(i: TranscriptItem) {
+  return {
+    id: i.id,
+    type: i.type,
+    item_id: i.itemId,
+    title: i.title,
+    status: i.status,
+    started_at: i.startedAt,
+    completed_at: i.completedAt,
+    due_date: i.dueDate,
+    expires_at: i.expiresAt,
+    score_percent: i.scorePercent,
+    time_spent_seconds: i.timeSpentSeconds,
+    progress_percent: i.progressPercent,
+    certificate_id: i.certificateId,
+    certificate_number: i.certificateNumber,
+    ceu_value: i.ceuValue,
+    ceu_label: i.ceuLabel,
+  }
 }
 
-const CSV_COLUMNS: readonly (keyof TranscriptItem)[] = [
+type ItemView = ReturnType<typeof toItem>
+
+const CSV_COLUMNS: readonly (keyof ItemView)[] = [
   'id',
   'type',
   'item_id',
@@ -49,7 +53,7 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
 
-export function transcriptCsv(items: readonly TranscriptItem[]): string {
+export function transcriptCsv(items: readonly ItemView[]): string {
   const rows = [
     CSV_COLUMNS.join(','),
     ...items.map((item) => CSV_COLUMNS.map((c) => csvField(item[c])).join(',')),
@@ -57,32 +61,28 @@ export function transcriptCsv(items: readonly TranscriptItem[]): string {
   return `\uFEFF${rows.join('\r\n')}\r\n`
 }
 
-export function transcriptResponse(
-  user: User,
-  format: 'json' | 'csv',
-  at = new Date().toISOString(),
-): HttpResult {
-  const items: TranscriptItem[] = []
+export function transcriptResponse(t: Transcript, format: 'json' | 'csv'): HttpResult {
+  const items = t.items.map(toItem)
   if (format === 'csv') {
     return {
       statusCode: 200,
       headers: {
         'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="transcript-${user.id}.csv"`,
+        'content-disposition': `attachment; filename="transcript-${t.userId}.csv"`,
       },
       body: transcriptCsv(items),
     }
   }
   const data = {
-    user_id: user.id,
-    generated_at: at,
+    user_id: t.userId,
+    generated_at: t.generatedAt,
     totals: {
-      completed: 0,
-      in_progress: 0,
-      time_spent_seconds: 0,
-      ceu_total: 0,
-      ceu_label: 'CEU',
-      certificates: 0,
+      completed: t.totals.completed,
+      in_progress: t.totals.inProgress,
+      time_spent_seconds: t.totals.timeSpentSeconds,
+      ceu_total: t.totals.ceuTotal,
+      ceu_label: t.totals.ceuLabel,
+      certificates: t.totals.certificates,
     },
     items,
   }

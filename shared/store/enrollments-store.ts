@@ -242,6 +242,8 @@ export async function insertEnrollments(
   courseId: string,
   rows: readonly NewEnrollmentRow[],
   seatLimit: number | null,
+  /** Historical imports may land in any course; everything else needs it published. */
+  requirePublished = true,
 ): Promise<void> {
   const items: TransactItem[] = []
   const owner: number[] = []
@@ -274,8 +276,12 @@ export async function insertEnrollments(
   })
   const seats = rows.filter((r) => r.enrollment.holdsSeat).length
   const counted = rows.filter((r) => counts(r.enrollment.status)).length
-  const courseValues: Record<string, unknown> = { ':published': 'published', ':n': counted, ':seats': seats }
-  let condition = '#status = :published'
+  const courseValues: Record<string, unknown> = { ':n': counted, ':seats': seats }
+  let condition = 'attribute_exists(pk)'
+  if (requirePublished) {
+    condition += ' AND #status = :published'
+    courseValues[':published'] = 'published'
+  }
   if (seats > 0 && seatLimit !== null) {
     condition += ' AND seats_taken <= :room'
     courseValues[':room'] = seatLimit - seats
@@ -285,7 +291,7 @@ export async function insertEnrollments(
       Key: keys.course(tenant, courseId),
       UpdateExpression: 'ADD enrollment_count :n, seats_taken :seats',
       ConditionExpression: condition,
-      ExpressionAttributeNames: { '#status': 'status' },
+      ...(requirePublished ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
       ExpressionAttributeValues: courseValues,
     },
   })

@@ -155,3 +155,98 @@ describe('Route: POST /api/v1/enrollments/bulk', () => {
     expect((await t.api.post('/api/v1/enrollments/bulk', { enrollments: big })).status).toBe(400)
   })
 })
+
+describe('Learner activity and completion', () => {
+  it('completes the enrollment when every required module is done, issuing a certificate', async () => {
+    const t = await newTenant()
+    const u = await user(t)
+    const c = await course(t, false)
+    const m1 = (await t.api.post(`/api/v1/courses/${c.id}/modules`, { title: 'Intro', module_type: 'video' }))
+      .body.data
+    const m2 = (
+      await t.api.post(`/api/v1/courses/${c.id}/modules`, {
+        title: 'Extra',
+        module_type: 'html',
+        is_required: false,
+      })
+    ).body.data
+    const m3 = (
+      await t.api.post(`/api/v1/courses/${c.id}/modules`, { title: 'Pack', module_type: 'archive' })
+    ).body.data
+    await t.api.patch(`/api/v1/courses/${c.id}`, { status: 'published' })
+    await configureCourse(t.tenant, c.id, { certificateValidityDays: 30, ceu: 1.5 })
+    const e = (await t.api.post('/api/v1/enrollments', { user_id: u.id, course_id: c.id })).body.data
+    const { recordActivity, recordDownload } = await import('../../shared/services/learner-service.ts')
+    await recordActivity(t.tenant, e.id, {
+      moduleId: m1.id,
+      kind: 'complete',
+      score: 80,
+      timeSpentSeconds: 120,
+      at: '2026-03-01T10:00:00Z',
+    })
+    await recordActivity(t.tenant, e.id, {
+      moduleId: m2.id,
+      kind: 'progress',
+      timeSpentSeconds: 30,
+      at: '2026-03-01T10:05:00Z',
+    })
+    const mid = await t.api.get(`/api/v1/enrollments/${e.id}/progress`)
+    expect(mid.body.data).toMatchObject({
+      enrollment_id: e.id,
+      overall_progress_percent: 50,
+      time_spent_seconds: 150,
+    })
+    expect(mid.body.data.modules.map((m: { status: string }) => m.status)).toEqual([
+      'completed',
+      'in_progress',
+      'not_started',
+    ])
+    await recordDownload(t.tenant, e.id, m3.id, '2026-03-02T09:00:00.000Z')
+    const done = (await t.api.get(`/api/v1/enrollments/${e.id}`)).body.data
+    expect(done).toMatchObject({
+      status: 'completed',
+      completed_at: '2026-03-02T09:00:00.000Z',
+      progress_percent: 100,
+      pass_fail: 'pass',
+      score: 80,
+    })
+    expect(done.certificate_id).toMatch(/^[0-9a-f-]{36}$/)
+    const events = (await listOutboxEvents(t.tenant)).map((x) => x.event)
+    expect(events).toContain('enrollment.completed')
+    expect(events).toContain('certificate.issued')
+    const completions = await t.api.get('/api/v1/completions')
+    expect(completions.body.data).toEqual([
+      {
+        id: e.id,
+        user_id: u.id,
+        course_id: c.id,
+        status: 'completed',
+        completed_at: '2026-03-02T09:00:00.000Z',
+        source: 'native',
+      },
+    ])
+    expect(completions.body.meta.total).toBe(1)
+    const transcript = await t.api.get(`/api/v1/users/${u.id}/transcript`)
+    expect(transcript.body.meta).toEqual({ total: 1 })
+    expect(transcript.body.data.totals).toEqual({
+      completed: 1,
+      in_progress: 0,
+      time_spent_seconds: 150,
+      ceu_total: 1.5,
+      ceu_label: 'CEU',
+      certificates: 1,
+    })
+    expect(transcript.body.data.items[0]).toMatchObject({
+      type: 'course',
+      item_id: c.id,
+      title: c.title,
+      status: 'completed',
+      expires_at: '2026-04-01T09:00:00.000Z',
+      score_percent: 80,
+      ceu_value: 1.5,
+    })
+    expect(transcript.body.data.items[0].certificate_number).toMatch(/^CERT-2026-/)
+    const drop = await t.api.delete(`/api/v1/enrollments/${e.id}`)
+    expect(drop.status).toBe(422)
+  })
+})

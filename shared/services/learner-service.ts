@@ -1,0 +1,240 @@
+/**
+ * What the learner app does (the CLI stands in for it): module activity, archive downloads,
+ * graded quiz attempts, and completion with its certificate; plus historical completion imports.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Module } from '../domain/courses/module.ts'
+import type { Enrollment } from '../domain/enrollments/enrollment.ts'
+import {
+  applyActivity,
+  completeEnrollment,
+  isComplete,
+  progressView,
+  type ActivityChange,
+  type ProgressView,
+} from '../domain/enrollments/progress.ts'
+import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { newEvent, outboxPut } from '../events/outbox.ts'
+import { getCourse, listModules } from '../store/courses-store.ts'
+import {
+  certificatePut,
+  EnrollmentGroupRefused,
+  getPairs,
+  insertEnrollments,
+  pairKey,
+} from '../store/enrollments-store.ts'
+import type { TransactItem } from '../store/db.ts'
+import { getUser } from '../store/users-store.ts'
+import { changeEnrollment, getEnrollment } from './enrollments-service.ts'
+
+const nowIso = () => new Date().toISOString()
+
+export interface ActivityInput {
+  readonly moduleId: string
+  readonly kind: ActivityChange['kind']
+  readonly score?: number | null
+  readonly timeSpentSeconds?: number
+  readonly at?: string
+}
+
+function findModule(modules: readonly Module[], moduleId: string): Module {
+  const module = modules.find((m) => m.id === moduleId)
+  if (!module) throw new NotFoundError('module')
+  return module
+}
+
+/** The activity, and completion when it finishes the last required module. */
+function nextState(
+  tenant: TenantContext,
+  current: Enrollment,
+  modules: readonly Module[],
+  change: ActivityChange,
+  validityDays: number | null,
+  attempt?: Enrollment['quizAttempts'][number],
+): { enrollment: Enrollment; extra: TransactItem[] } {
+  if (current.status !== 'active') {
+    throw new RuleViolationError(
+      'enrollment.not_active',
+      `The enrollment is ${current.status}; only active enrollments record activity`,
+    )
+  }
+  let next = applyActivity(current, modules, change)
+  if (attempt) next = { ...next, quizAttempts: [...next.quizAttempts, attempt] }
+  const extra: TransactItem[] = []
+  if (isComplete(modules, next.modules)) {
+    const certificateId = randomUUID()
+    next = completeEnrollment(next, change.at, certificateId, validityDays)
+    const ids = { userId: next.userId, courseId: next.courseId }
+    extra.push(
+      outboxPut(
+        tenant,
+        newEvent(
+          'enrollment.completed',
+          { enrollmentId: next.id, ...ids, completedAt: change.at },
+          change.at,
+        ),
+      ),
+      certificatePut(tenant, {
+        id: certificateId,
+        number: next.certificateNumber ?? '',
+        ...ids,
+        enrollmentId: next.id,
+        issuedAt: change.at,
+        expiresAt: next.certificateExpiresAt,
+      }),
+      outboxPut(
+        tenant,
+        newEvent(
+          'certificate.issued',
+          { certificateId, certificateNumber: next.certificateNumber, ...ids },
+          change.at,
+        ),
+      ),
+    )
+  }
+  return { enrollment: next, extra }
+}
+
+export async function recordActivity(
+  tenant: TenantContext,
+  enrollmentId: string,
+  input: ActivityInput,
+): Promise<ProgressView> {
+  const at = input.at ?? nowIso()
+  if (input.score !== undefined && input.score !== null && !(input.score >= 0 && input.score <= 100)) {
+    throw new ValidationError('score', 'score must be between 0 and 100')
+  }
+  const enrollment = await getEnrollment(tenant, enrollmentId)
+  const [modules, course] = await Promise.all([
+    listModules(tenant, enrollment.courseId),
+    getCourse(tenant, enrollment.courseId),
+  ])
+  const module = findModule(modules, input.moduleId)
+  const change: ActivityChange = {
+    moduleId: module.id,
+    kind: input.kind,
+    score: input.score,
+    timeSpentSeconds: input.timeSpentSeconds,
+    at,
+  }
+  const saved = await changeEnrollment(tenant, enrollmentId, (current) =>
+    nextState(tenant, current, modules, change, course?.settings.certificateValidityDays ?? null),
+  )
+  return progressView(saved, modules)
+}
+
+/** An archive module is delivered as-is and completes on its first download. */
+export async function recordDownload(
+  tenant: TenantContext,
+  enrollmentId: string,
+  moduleId: string,
+  at = nowIso(),
+) {
+  const enrollment = await getEnrollment(tenant, enrollmentId)
+  const module = findModule(await listModules(tenant, enrollment.courseId), moduleId)
+  if (module.moduleType !== 'archive') {
+    throw new RuleViolationError('module.not_archive', 'Only archive modules are downloaded')
+  }
+  return recordActivity(tenant, enrollmentId, { moduleId, kind: 'complete', at })
+}
+
+export interface QuizAttemptInput {
+  readonly moduleId: string
+  readonly raw: number
+  readonly max: number
+  /** Scaled score (0..1) needed to pass; the course's quiz setting, 0.7 by default. */
+  readonly passingScaled?: number
+  readonly timeSpentSeconds?: number
+  readonly at?: string
+}
+
+/** A graded attempt; a passing one completes the quiz module with that attempt's score. */
+export async function gradeQuizAttempt(tenant: TenantContext, enrollmentId: string, input: QuizAttemptInput) {
+  const at = input.at ?? nowIso()
+  if (!(input.max > 0) || !(input.raw >= 0) || input.raw > input.max) {
+    throw new ValidationError('score', 'score must be between 0 and max, and max above 0')
+  }
+  const enrollment = await getEnrollment(tenant, enrollmentId)
+  const [modules, course] = await Promise.all([
+    listModules(tenant, enrollment.courseId),
+    getCourse(tenant, enrollment.courseId),
+  ])
+  const module = findModule(modules, input.moduleId)
+  if (module.moduleType !== 'quiz')
+    throw new RuleViolationError('module.not_quiz', 'Only quiz modules are graded')
+  const scaled = Math.round((input.raw / input.max) * 10_000) / 10_000
+  const passed = scaled >= (input.passingScaled ?? 0.7)
+  const attempt = { moduleId: module.id, raw: input.raw, max: input.max, scaled, passed, gradedAt: at }
+  const change: ActivityChange = {
+    moduleId: module.id,
+    kind: passed ? 'complete' : 'progress',
+    score: passed ? Math.round(scaled * 10_000) / 100 : null,
+    timeSpentSeconds: input.timeSpentSeconds,
+    at,
+  }
+  const saved = await changeEnrollment(tenant, enrollmentId, (current) =>
+    nextState(tenant, current, modules, change, course?.settings.certificateValidityDays ?? null, attempt),
+  )
+  return { attempt, progress: progressView(saved, modules) }
+}
+
+export interface ImportInput {
+  readonly userId: string
+  readonly courseId: string
+  readonly completedAt: string
+  readonly score?: number | null
+}
+
+/**
+ * A completion from a previous system: a completed enrollment with source `import` and the
+ * original date. History, not news: no events, no notification, no certificate.
+ */
+export async function importCompletion(tenant: TenantContext, input: ImportInput): Promise<Enrollment> {
+  const [user, course, pairs] = await Promise.all([
+    getUser(tenant, input.userId),
+    getCourse(tenant, input.courseId),
+    getPairs(tenant, [input]),
+  ])
+  if (!user) throw new NotFoundError('user')
+  if (!course) throw new NotFoundError('course')
+  if (pairs.get(pairKey(input.userId, input.courseId))) {
+    throw new ConflictError('enrollment.duplicate', 'The user already has an enrollment in this course')
+  }
+  const at = input.completedAt
+  const enrollment: Enrollment = {
+    id: randomUUID(),
+    userId: input.userId,
+    courseId: input.courseId,
+    status: 'completed',
+    dueDate: null,
+    completedAt: at,
+    source: 'import',
+    channel: 'import',
+    createdAt: at,
+    enrolledAt: at,
+    startedAt: at,
+    updatedAt: nowIso(),
+    progressPercent: 100,
+    score: input.score ?? null,
+    passFail: 'pass',
+    certificateId: null,
+    certificateNumber: null,
+    certificateExpiresAt: null,
+    language: course.settings.language,
+    timeSpentSeconds: 0,
+    lastActivityAt: at,
+    holdsSeat: false,
+    modules: {},
+    quizAttempts: [],
+  }
+  try {
+    await insertEnrollments(tenant, course.id, [{ enrollment, replaces: undefined, extra: [] }], null, false)
+  } catch (err) {
+    if (err instanceof EnrollmentGroupRefused) {
+      throw new ConflictError('enrollment.duplicate', 'The user already has an enrollment in this course')
+    }
+    throw err
+  }
+  return enrollment
+}
