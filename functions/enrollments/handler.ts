@@ -8,6 +8,7 @@ import {
   refusalMessages,
   UpdateEnrollmentInput,
 } from '../../shared/domain/enrollments/enrollment.ts'
+import { ValidationError } from '../../shared/domain/errors.ts'
 import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, envelope, noContent, ok } from '../../shared/http/responses.ts'
@@ -51,20 +52,13 @@ export const createEnrollment = route('POST /api/v1/enrollments', async ({ tenan
 export const bulkEnroll = route('POST /api/v1/enrollments/bulk', async ({ tenant, body }) => {
   const { enrollments: raw } = parseOrThrow(BulkEnrollmentInput, body)
   const rows: (EnrollRow | { invalid: string })[] = raw.map((row, index) => {
-    const parsed = v.safeParse(CreateEnrollmentInput, row)
-    if (parsed.success) {
-      return {
-        userId: parsed.output.user_id,
-        courseId: parsed.output.course_id,
-        dueDate: parsed.output.due_date ?? null,
-      }
-    }
     try {
-      parseOrThrow(CreateEnrollmentInput, row, `enrollments[${index}]`)
+      const r = parseOrThrow(CreateEnrollmentInput, row, `enrollments[${index}]`)
+      return { userId: r.user_id, courseId: r.course_id, dueDate: r.due_date ?? null }
     } catch (err) {
-      return { invalid: err instanceof Error ? err.message : 'invalid row' }
+      if (err instanceof ValidationError) return { invalid: err.message }
+      throw err
     }
-    return { invalid: 'invalid row' }
   })
   const valid = rows.flatMap((r, index) => ('invalid' in r ? [] : [{ index, row: r }]))
   const results = await enrollments.bulkEnroll(

@@ -1,5 +1,4 @@
 /** Enrollments over the API: single and bulk creation, reads, due date, unenroll, progress. */
-import type { Module } from '../domain/courses/module.ts'
 import {
   refusalMessages,
   type Enrollment,
@@ -10,7 +9,7 @@ import { progressView, type ProgressView } from '../domain/enrollments/progress.
 import { ConflictError, NotFoundError, RuleViolationError } from '../domain/errors.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { newEvent, outboxPut } from '../events/outbox.ts'
-import { getCourse, listModules } from '../store/courses-store.ts'
+import { listModules } from '../store/courses-store.ts'
 import {
   listCompletions as listStoredCompletions,
   listEnrollments as listStored,
@@ -21,8 +20,7 @@ import {
   saveEnrollment,
   StaleEnrollmentError,
 } from '../store/enrollments-store.ts'
-import { getGroup } from '../store/groups-store.ts'
-import { listMemberEdges } from '../store/groups-store.ts'
+import { getGroup, listMemberEdges } from '../store/groups-store.ts'
 import { enroll, type EnrollRow, type RowResult } from './enrollment-engine.ts'
 
 const nowIso = () => new Date().toISOString()
@@ -128,17 +126,7 @@ export function dropEnrollment(tenant: TenantContext, id: string, at = nowIso())
   })
 }
 
-export async function courseModules(tenant: TenantContext, courseId: string): Promise<Module[]> {
-  return listModules(tenant, courseId)
-}
-
 export async function getProgress(tenant: TenantContext, id: string): Promise<ProgressView> {
   const enrollment = await getEnrollment(tenant, id)
   return progressView(enrollment, await listModules(tenant, enrollment.courseId))
-}
-
-export async function requireCourse(tenant: TenantContext, courseId: string) {
-  const course = await getCourse(tenant, courseId)
-  if (!course) throw new NotFoundError('course')
-  return course
 }

@@ -28,24 +28,25 @@ export interface EnrollmentListQuery extends EnrollmentFilters {
   readonly limit: number
 }
 
-export async function listUserEnrollments(tenant: TenantContext, userId: string): Promise<Enrollment[]> {
+async function allOnIndex(
+  index: typeof indexes.gsi4 | typeof indexes.gsi5,
+  pk: string,
+): Promise<Enrollment[]> {
   const items = await queryAll({
-    IndexName: indexes.gsi4.name,
+    IndexName: index.name,
     KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': indexes.gsi4.pk },
-    ExpressionAttributeValues: { ':pk': keys.userEnrollmentsPk(tenant, userId) },
+    ExpressionAttributeNames: { '#pk': index.pk },
+    ExpressionAttributeValues: { ':pk': pk },
   })
   return items.map(toEnrollment)
 }
 
-export async function listCourseEnrollments(tenant: TenantContext, courseId: string): Promise<Enrollment[]> {
-  const items = await queryAll({
-    IndexName: indexes.gsi5.name,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': indexes.gsi5.pk },
-    ExpressionAttributeValues: { ':pk': keys.courseEnrollmentsPk(tenant, courseId) },
-  })
-  return items.map(toEnrollment)
+export function listUserEnrollments(tenant: TenantContext, userId: string): Promise<Enrollment[]> {
+  return allOnIndex(indexes.gsi4, keys.userEnrollmentsPk(tenant, userId))
+}
+
+export function listCourseEnrollments(tenant: TenantContext, courseId: string): Promise<Enrollment[]> {
+  return allOnIndex(indexes.gsi5, keys.courseEnrollmentsPk(tenant, courseId))
 }
 
 export function matches(e: Enrollment, f: EnrollmentFilters): boolean {

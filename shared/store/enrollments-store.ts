@@ -181,34 +181,24 @@ function statusCounterDeltas(before: Enrollment | undefined, after: Enrollment):
   return Object.fromEntries(Object.entries(d).filter(([, n]) => n !== 0))
 }
 
+/** An ADD of the non-zero deltas to one item, or nothing when there is none. */
 function addUpdate(
   key: ReturnType<typeof keys.counters>,
   deltas: Record<string, number>,
-  condition?: { expression: string; values: Record<string, unknown> },
 ): TransactItem | undefined {
   const entries = Object.entries(deltas).filter(([, n]) => n !== 0)
-  if (entries.length === 0 && !condition) return undefined
+  if (entries.length === 0) return undefined
   const names: Record<string, string> = {}
-  const values: Record<string, unknown> = { ...(condition?.values ?? {}) }
+  const values: Record<string, number> = {}
   const adds = entries.map(([attr, n], i) => {
     names[`#a${i}`] = attr
     values[`:a${i}`] = n
     return `#a${i} :a${i}`
   })
-  if (adds.length === 0 && condition) {
-    return {
-      ConditionCheck: {
-        Key: key,
-        ConditionExpression: condition.expression,
-        ExpressionAttributeValues: values,
-      },
-    }
-  }
   return {
     Update: {
       Key: key,
       UpdateExpression: `ADD ${adds.join(', ')}`,
-      ...(condition ? { ConditionExpression: condition.expression } : {}),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
