@@ -36,6 +36,37 @@ export interface Config {
   /** How long a Lambda container may reuse a tenant record it has read (keys are never cached). */
   readonly tenantCacheMs: number
   readonly logLevel: 'debug' | 'info' | 'silent'
+  /**
+   * Lets webhook and record-store targets on loopback through the SSRF guard (local and test use).
+   * Never true inside Lambda, whatever the environment says: the deployed stack cannot turn it on.
+   */
+  readonly allowLoopbackTargets: boolean
+  /** AES-256-GCM key for secrets at rest (base64, 32 bytes); undefined where none is configured. */
+  readonly encryptionKey: Buffer | undefined
+  /** Seconds before webhook attempts 2..5 (the spec's 30 s, 1, 2, 4 min; shortened in tests). */
+  readonly webhookRetryDelays: readonly number[]
+  readonly webhookTimeoutMs: number
+  readonly webhooksQueueUrl: string | undefined
+}
+
+function delays(name: string, fallback: readonly number[]): readonly number[] {
+  const raw = process.env[name]?.trim()
+  if (!raw) return fallback
+  const list = raw.split(',').map((x) => Number(x.trim()))
+  if (list.length !== fallback.length || list.some((n) => !Number.isInteger(n) || n < 0 || n > 900)) {
+    throw new Error(
+      `Environment variable ${name} must be ${fallback.length} comma-separated seconds (0 to 900)`,
+    )
+  }
+  return list
+}
+
+function key(name: string): Buffer | undefined {
+  const raw = process.env[name]?.trim()
+  if (!raw) return undefined
+  const buf = Buffer.from(raw, 'base64')
+  if (buf.length !== 32) throw new Error(`Environment variable ${name} must be 32 bytes, base64-encoded`)
+  return buf
 }
 
 function readConfig(): Config {
@@ -54,6 +85,12 @@ function readConfig(): Config {
     corporateOrigin: str('LMS_CORPORATE_ORIGIN', 'https://www.example.com'),
     tenantCacheMs: int('LMS_TENANT_CACHE_MS', 5000),
     logLevel,
+    allowLoopbackTargets:
+      process.env.LMS_ALLOW_LOOPBACK_TARGETS === '1' && !process.env.AWS_LAMBDA_FUNCTION_NAME,
+    encryptionKey: key('LMS_ENCRYPTION_KEY'),
+    webhookRetryDelays: delays('LMS_WEBHOOK_RETRY_DELAYS', [30, 60, 120, 240]),
+    webhookTimeoutMs: int('LMS_WEBHOOK_TIMEOUT_MS', 10_000),
+    webhooksQueueUrl: optional('LMS_WEBHOOKS_QUEUE_URL'),
   }
 }
 
