@@ -3,12 +3,14 @@
  * only after the environment is set, since every shared/ and functions/ module reads config at
  * import.
  */
+import { handler as enrollmentsHandler } from '../functions/enrollments/handler.ts'
 import { handler as plansHandler } from '../functions/plans/handler.ts'
 import { handler as usersHandler } from '../functions/users/handler.ts'
 import { config } from '../shared/config.ts'
 import { routeGroups } from '../shared/routes.ts'
 import { measureBundles, type BundleResult } from './bundles.ts'
 import { checkTargets, runScenarios, type ScenarioResult, type TargetResult } from './db-costs.ts'
+import { runEnrollments, type EnrollmentsResult } from './enrollments.ts'
 import { runHandlerTimes, type Comparison } from './handler-time.ts'
 import { seedTenant, type SeedReport } from './seed.ts'
 
@@ -33,6 +35,7 @@ export interface BenchResults {
   readonly targets: readonly TargetResult[]
   readonly handlerTime: readonly Comparison[]
   readonly bundles: readonly BundleResult[]
+  readonly enrollments: EnrollmentsResult
 }
 
 export async function runBenchmark(options: BenchOptions): Promise<BenchResults> {
@@ -48,6 +51,9 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   )
   options.progress(`bundling ${routeGroups.join(', ')} and timing cold imports`)
   const bundles = await measureBundles(routeGroups, options.dynamoEndpoint, options.coldImportRuns)
+  // Last, so the sections before it measure the same table as they always did.
+  options.progress('enrollments: bulk through the enrollments handler, then a 500-course transcript')
+  const enrollments = await runEnrollments({ enrollments: enrollmentsHandler, users: usersHandler }, seeded)
   return {
     environment: {
       node: process.version,
@@ -60,5 +66,6 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
     targets: checkTargets(scenarios),
     handlerTime,
     bundles,
+    enrollments,
   }
 }

@@ -17,6 +17,8 @@ export interface ApiRequest {
   readonly url: string
   readonly host: string
   readonly apiKey?: string
+  /** Sent as a JSON body (POST, PATCH). */
+  readonly body?: unknown
 }
 
 export function apiEvent(req: ApiRequest): HttpEvent {
@@ -24,6 +26,7 @@ export function apiEvent(req: ApiRequest): HttpEvent {
   const method = req.method.toUpperCase()
   const headers: Record<string, string> = { host: req.host, 'user-agent': 'lms-bench' }
   if (req.apiKey) headers.authorization = `Bearer ${req.apiKey}`
+  if (req.body !== undefined) headers['content-type'] = 'application/json'
   const query: Record<string, string> = {}
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v
   const match = matchRoute(method, url.pathname)
@@ -36,6 +39,7 @@ export function apiEvent(req: ApiRequest): HttpEvent {
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
+    ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
     ...(match && Object.keys(match.pathParameters).length ? { pathParameters: match.pathParameters } : {}),
     requestContext: {

@@ -1,5 +1,6 @@
 /** The printed report: the same figures as bench/results.json, laid out for reading. */
 import type { BenchResults } from './benchmark.ts'
+import { enrollmentsSummary, formatEnrollments } from './enrollments-report.ts'
 import { round } from './stats.ts'
 
 const pad = (s: string | number, n: number) => String(s).padEnd(n)
@@ -80,6 +81,19 @@ export function formatReport(r: BenchResults, totalMs: number): string {
         `${b.coldImportMedianMs} ms (${b.coldImportMs.join(', ')})`,
     )
   }
+
+  h('5. Enrollments (bulk via the enrollments handler; transcript via the users handler)')
+  lines.push(...formatEnrollments(r.enrollments))
+
+  h('Summary')
+  for (const sc of r.scenarios) {
+    lines.push(
+      `  ${sc.name.padEnd(63)} ${sc.status}, ${sc.totals.calls} calls, ${sc.totals.rcu} RCU, ${sc.totals.wcu} WCU, ${sc.ms} ms`,
+    )
+  }
+  lines.push(...enrollmentsSummary(r.enrollments))
+  for (const t of r.targets)
+    lines.push(`  TARGET ${t.met ? 'MET' : 'NOT MET'}: ${t.target} (actual: ${t.actual})`)
 
   lines.push('', `total benchmark time: ${round(totalMs / 1000, 1)} s`)
   return lines.join('\n')

@@ -1,0 +1,57 @@
+/**
+ * Every HTTP attempt the DynamoDB client sends inside a probe, successful or not. The product's
+ * metrics record a call only once it succeeds, so a transaction cancelled for a conflict and sent
+ * again, or an SDK retry, shows here and not there: the difference is work the metrics do not see.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+
+export interface SdkAttempt {
+  readonly op: string
+  /** `ok`, or the error's name with the transaction's cancellation codes, if any. */
+  readonly outcome: string
+  /** How many items a TransactWriteItems carried. */
+  readonly items?: number
+}
+
+const scope = new AsyncLocalStorage<SdkAttempt[]>()
+const installed = new WeakSet<DynamoDBClient>()
+
+function outcomeOf(err: unknown): string {
+  if (!(err instanceof Error)) return 'error'
+  const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons
+  const codes = [...new Set((reasons ?? []).map((r) => r.Code ?? 'None'))].filter((c) => c !== 'None')
+  return codes.length ? `${err.name}(${codes.join(',')})` : err.name
+}
+
+/** Adds the probe to the client's middleware stack, once; outside a probe it records nothing. */
+export function installSdkProbe(client: DynamoDBClient): void {
+  if (installed.has(client)) return
+  installed.add(client)
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const attempts = scope.getStore()
+      const op = (context.commandName ?? 'Unknown').replace(/Command$/, '')
+      const input = args.input as { TransactItems?: unknown[] } | undefined
+      const items = input?.TransactItems?.length
+      const record = (outcome: string) =>
+        attempts?.push(items === undefined ? { op, outcome } : { op, outcome, items })
+      try {
+        const out = await next(args)
+        record('ok')
+        return out
+      } catch (err) {
+        record(outcomeOf(err))
+        throw err
+      }
+    },
+    // Below the retry middleware (finalizeRequest, high): one record per attempt on the wire.
+    { step: 'finalizeRequest', priority: 'low', name: 'lmsBenchSdkProbe' },
+  )
+}
+
+export async function withSdkProbe<T>(fn: () => Promise<T>): Promise<{ value: T; attempts: SdkAttempt[] }> {
+  const attempts: SdkAttempt[] = []
+  const value = await scope.run(attempts, fn)
+  return { value, attempts }
+}
