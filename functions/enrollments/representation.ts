@@ -21,12 +21,10 @@ export function toEnrollmentResource(e: Enrollment) {
   }
 }
 
-/** Course enrollment listings show `api` as the source of enrollments made over the REST API. */
+/** Course enrollment listings show `api` as the source of enrollments made over the REST API (bulk too). */
 export function toCourseEnrollmentItem(e: Enrollment) {
-  return {
-    ...toEnrollmentResource(e),
-    source: e.channel === 'api' && e.source === 'native' ? 'api' : e.source,
-  }
+  const overApi = e.channel === 'api' || e.channel === 'bulk'
+  return { ...toEnrollmentResource(e), source: overApi && e.source === 'native' ? 'api' : e.source }
 }
 
 export function toCompletion(e: Enrollment) {

@@ -20,7 +20,7 @@ import {
   saveEnrollment,
   StaleEnrollmentError,
 } from '../store/enrollments-store.ts'
-import { getGroup, listMemberEdges } from '../store/groups-store.ts'
+import { memberUserIds } from './groups-service.ts'
 import { enroll, type EnrollRow, type RowResult } from './enrollment-engine.ts'
 
 const nowIso = () => new Date().toISOString()
@@ -59,9 +59,8 @@ export async function listEnrollments(
   q: Omit<EnrollmentListQuery, 'userIds'> & { groupId?: string },
 ): Promise<{ items: Enrollment[]; total: number }> {
   if (!q.groupId) return listStored(tenant, q)
-  if (!(await getGroup(tenant, q.groupId))) return { items: [], total: 0 }
-  const members = new Set((await listMemberEdges(tenant, q.groupId)).map((m) => m.userId))
-  if (members.size === 0) return { items: [], total: 0 }
+  const members = await memberUserIds(tenant, q.groupId)
+  if (!members || members.size === 0) return { items: [], total: 0 }
   return listStored(tenant, { ...q, userIds: members })
 }
 

@@ -224,3 +224,17 @@ export async function listMembers(
     .sort((a, b) => (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : a.user.id < b.user.id ? -1 : 1))
   return { items: matching.slice(q.offset, q.offset + q.limit), total: matching.length }
 }
+
+/** The user ids of a group's members (a dynamic group's from its rule); undefined for no group. */
+export async function memberUserIds(
+  tenant: TenantContext,
+  groupId: string,
+): Promise<Set<string> | undefined> {
+  const group = await getStoredGroup(tenant, groupId)
+  if (!group) return undefined
+  if (group.kind === 'dynamic' && group.rule) {
+    const rule = group.rule
+    return new Set((await listAllUsers(tenant)).filter((u) => matchesRule(rule, u)).map((u) => u.id))
+  }
+  return new Set((await listMemberEdges(tenant, groupId)).map((e) => e.userId))
+}

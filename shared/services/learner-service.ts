@@ -191,6 +191,12 @@ export interface ImportInput {
  * original date. History, not news: no events, no notification, no certificate.
  */
 export async function importCompletion(tenant: TenantContext, input: ImportInput): Promise<Enrollment> {
+  if (input.score !== undefined && input.score !== null && !(input.score >= 0 && input.score <= 100)) {
+    throw new ValidationError('score', 'score must be between 0 and 100')
+  }
+  if (Number.isNaN(Date.parse(input.completedAt)) || input.completedAt > nowIso()) {
+    throw new ValidationError('completed_at', 'completed_at must be a past ISO 8601 timestamp')
+  }
   const [user, course, pairs] = await Promise.all([
     getUser(tenant, input.userId),
     getCourse(tenant, input.courseId),

@@ -13,6 +13,7 @@ import { resolveRole, roleChangeNeedsAdmin, type User } from '../domain/users/us
 import type { CreateUserInput, UpdateUserInput } from '../domain/users/user-schemas.ts'
 import { newEvent, outboxPut, type DomainEvent } from '../events/outbox.ts'
 import { changeMemberships, getGroups } from '../store/groups-store.ts'
+import { memberUserIds } from './groups-service.ts'
 import {
   EmailTakenError,
   getUser as getStoredUser,
@@ -33,8 +34,14 @@ export async function getUser(tenant: TenantContext, id: string): Promise<User> 
   return user
 }
 
-export function listUsers(tenant: TenantContext, q: UserListQuery) {
-  return listStoredUsers(tenant, q)
+export async function listUsers(
+  tenant: TenantContext,
+  q: Omit<UserListQuery, 'userIds'> & { groupId?: string },
+) {
+  if (q.groupId === undefined) return listStoredUsers(tenant, q)
+  const members = await memberUserIds(tenant, q.groupId)
+  if (!members || members.size === 0) return { items: [], total: 0 }
+  return listStoredUsers(tenant, { ...q, userIds: members })
 }
 
 async function checkGroupIds(tenant: TenantContext, groupIds: readonly string[]): Promise<void> {

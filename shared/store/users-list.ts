@@ -7,7 +7,7 @@
 import type { StoredRole, UserType, User } from '../domain/users/user.ts'
 import { CONTENT_AUTHOR_ROLE } from '../domain/users/user.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { batchGet, queryAll, queryCount, queryUpTo } from './db.ts'
+import { batchGet, queryCount, queryUpTo } from './db.ts'
 import { indexes, keys } from './keys.ts'
 import { getUserCounters, toUser, type UserCounters } from './users-store.ts'
 
@@ -17,7 +17,8 @@ export interface UserListQuery {
   readonly role?: StoredRole
   readonly isActive?: boolean
   readonly userType?: UserType
-  readonly groupId?: string
+  /** The members of a group, resolved by the caller (static or dynamic). */
+  readonly userIds?: ReadonlySet<string>
   readonly createdAfter?: string
   readonly createdBefore?: string
   readonly sortBy: UserSort
@@ -70,7 +71,7 @@ function buildFilter(q: UserListQuery, createdInKey: boolean): Filter {
 
 /** The counter that answers `total` for this filter set, if there is one. */
 function counterTotal(q: UserListQuery, counters: UserCounters): number | undefined {
-  if (q.createdAfter || q.createdBefore || q.groupId || q.role === 'author') return undefined
+  if (q.createdAfter || q.createdBefore || q.userIds || q.role === 'author') return undefined
   if (q.role && q.userType) return undefined
   const c = counters.byAttribute
   const scoped = q.role ? `role_${q.role}` : q.userType ? `type_${q.userType}` : undefined
@@ -94,7 +95,7 @@ export async function listUsers(
   tenant: TenantContext,
   q: UserListQuery,
 ): Promise<{ items: User[]; total: number }> {
-  if (q.groupId) return listGroupUsers(tenant, q)
+  if (q.userIds) return listGroupUsers(tenant, q.userIds, q)
   const index = indexFor[q.sortBy]
   const createdInKey = q.sortBy === 'created_at' && Boolean(q.createdAfter || q.createdBefore)
   const filter = buildFilter(q, createdInKey)
@@ -127,19 +128,13 @@ export async function listUsers(
   return { items: page.slice(q.offset).map(toUser), total }
 }
 
-/** group_id: the group's member edges, then the users themselves, filtered and sorted here. */
+/** group_id: the members themselves, filtered and sorted here. */
 async function listGroupUsers(
   tenant: TenantContext,
+  userIds: ReadonlySet<string>,
   q: UserListQuery,
 ): Promise<{ items: User[]; total: number }> {
-  const edges = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: {
-      ':pk': keys.tenantPartition(tenant),
-      ':sk': keys.groupMemberPrefix(q.groupId ?? ''),
-    },
-  })
-  const users = (await batchGet(edges.map((e) => keys.user(tenant, e.user_id as string)))).map(toUser)
+  const users = (await batchGet([...userIds].map((id) => keys.user(tenant, id)))).map(toUser)
   const matching = users.filter((u) => matchesInMemory(u, q)).sort(comparator(q))
   return { items: matching.slice(q.offset, q.offset + q.limit), total: matching.length }
 }
