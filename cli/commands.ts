@@ -21,6 +21,9 @@ import { listCustomFieldDefs, putCustomFieldDef } from '../shared/store/users-st
 import * as courses from '../shared/services/courses-service.ts'
 import * as enrollments from '../shared/services/enrollments-service.ts'
 import * as learner from '../shared/services/learner-service.ts'
+import * as webhooks from '../shared/services/webhooks-service.ts'
+import type { WebhookDelivery, WebhookEndpoint } from '../shared/domain/webhooks/webhook.ts'
+import { deliveryStatuses, type DeliveryStatus } from '../shared/domain/webhooks/webhook.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
 import * as users from '../shared/services/users-service.ts'
@@ -344,12 +347,65 @@ const learnerCommands: Record<string, Command> = {
   },
 }
 
+function endpointView(e: WebhookEndpoint) {
+  return { id: e.id, url: e.url, events: e.events, created_at: e.createdAt }
+}
+
+function deliveryView(d: WebhookDelivery) {
+  return {
+    id: d.id,
+    endpoint_id: d.endpointId,
+    event: d.event,
+    event_id: d.eventId,
+    status: d.status,
+    http_status: d.httpStatus,
+    attempts: d.attempts,
+    reason: d.reason,
+    response_body: d.responseBody,
+    payload: d.payload,
+    retry_of: d.retryOf,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  }
+}
+
+const webhookCommands: Record<string, Command> = {
+  'webhook create': async (f) => {
+    const events = required(f, 'events')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+    const { endpoint, secret } = await webhooks.createEndpoint(await tenantOf(f), required(f, 'url'), events)
+    return { ...endpointView(endpoint), secret }
+  },
+  'webhook list': async (f) => ({
+    data: (await webhooks.listLiveEndpoints(await tenantOf(f))).map(endpointView),
+  }),
+  'webhook delete': async (f) => {
+    const id = required(f, 'id')
+    return { id, deleted_at: await webhooks.deleteEndpoint(await tenantOf(f), id) }
+  },
+  'webhook deliveries': async (f) => {
+    const status = f.get('status')
+    if (status !== undefined && !(deliveryStatuses as readonly string[]).includes(status)) {
+      throw new UsageError(`--status takes ${deliveryStatuses.join(', ')}`)
+    }
+    const list = await webhooks.listDeliveries(await tenantOf(f), {
+      status: status as DeliveryStatus | undefined,
+      event: f.get('event'),
+    })
+    return { data: list.map(deliveryView) }
+  },
+  'webhook retry': async (f) =>
+    deliveryView(await webhooks.retryNow(await tenantOf(f), required(f, 'delivery'), 'operator-cli')),
+}
+
 export async function run(args: Parsed): Promise<unknown> {
   const name = args.words.slice(0, 2).join(' ')
-  const command = commands[name] ?? courseCommands[name] ?? learnerCommands[name]
+  const command = commands[name] ?? courseCommands[name] ?? learnerCommands[name] ?? webhookCommands[name]
   if (!command) {
     throw new UsageError(
-      `Unknown command "${name}". Commands: ${[...Object.keys(commands), ...Object.keys(courseCommands), ...Object.keys(learnerCommands)].sort().join('; ')}`,
+      `Unknown command "${name}". Commands: ${[...Object.keys(commands), ...Object.keys(courseCommands), ...Object.keys(learnerCommands), ...Object.keys(webhookCommands)].sort().join('; ')}`,
     )
   }
   return command(args.flags)

@@ -13,10 +13,15 @@ function pointAtLocalStack(): void {
   process.env.LMS_SQS_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
   process.env.LMS_S3_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
   process.env.LMS_LOG_LEVEL ||= 'silent'
+  process.env.LMS_WEBHOOKS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-webhooks`
 }
 
 async function main(): Promise<number> {
   pointAtLocalStack()
+  if (process.env.LMS_TARGET !== 'aws') {
+    const { encryptionKey } = await import('../local/encryption-key.ts')
+    process.env.LMS_ENCRYPTION_KEY = encryptionKey(process.env.LMS_DATA_DIR?.trim() || '.lms-data')
+  }
   const { run } = await import('./commands.ts')
   const { toCliError } = await import('./cli-errors.ts')
   const args = parseArgs(process.argv.slice(2))

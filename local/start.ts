@@ -3,6 +3,7 @@
  * bucket, then the local gateway serving the real handler modules. On first start with an empty
  * data dir it creates the demo tenant and prints its admin key (shown once).
  */
+import { encryptionKey } from './encryption-key.ts'
 import { startStores } from './stores.ts'
 
 function env(name: string, fallback: string): string {
@@ -33,9 +34,14 @@ async function main(): Promise<void> {
   process.env.LMS_S3_ENDPOINT = stores.emulatorEndpoint
   process.env.LMS_TABLE_NAME = tableName
   process.env.AWS_REGION = region
+  process.env.LMS_ENCRYPTION_KEY = encryptionKey(env('LMS_DATA_DIR', '.lms-data'))
+  const webhooks = stores.queues.webhooks
+  if (webhooks) process.env.LMS_WEBHOOKS_QUEUE_URL = webhooks.url
 
   const { ensureDemoTenant } = await import('./demo-tenant.ts')
   const { startGateway } = await import('./gateway.ts')
+  const { startWorkers } = await import('./workers.ts')
+  const workers = startWorkers({ stores, region, tableName, relay: env('LMS_RELAY', 'on') !== 'off' })
   const demo = await ensureDemoTenant()
   const { server, url } = await startGateway(port('PORT', 3000), env('LMS_HOST', '127.0.0.1'))
   const serviceHost = env('LMS_SERVICE_HOST', 'localhost')
@@ -46,7 +52,7 @@ async function main(): Promise<void> {
     process.stdout.write(`demo tenant: ${demo.slug}  admin API key (shown once): ${demo.key}\n`)
   }
   process.stdout.write(
-    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint })}\n`,
+    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint, webhooksQueue: webhooks?.url })}\n`,
   )
   process.stdout.write(`lms listening on ${url} (tenants at <slug>.${serviceHost})\n`)
 
@@ -56,7 +62,10 @@ async function main(): Promise<void> {
     stopping = true
     server.closeAllConnections()
     server.close()
-    void stores.stop().finally(() => process.exit(0))
+    void workers
+      .stop()
+      .then(() => stores.stop())
+      .finally(() => process.exit(0))
     setTimeout(() => process.exit(0), 4000).unref()
   }
   process.on('SIGINT', shutdown)

@@ -31,7 +31,7 @@ export interface StoreOptions {
 export interface RunningStores {
   readonly dynamoEndpoint: string
   readonly emulatorEndpoint: string
-  readonly queueUrls: Record<string, string>
+  readonly queues: Record<string, { url: string; arn: string }>
   stop(): Promise<void>
 }
 
@@ -142,8 +142,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   )
 }
 
-async function ensureQueues(sqs: SQSClient): Promise<Record<string, string>> {
-  const urls: Record<string, string> = {}
+async function ensureQueues(sqs: SQSClient): Promise<Record<string, { url: string; arn: string }>> {
+  const urls: Record<string, { url: string; arn: string }> = {}
   for (const name of queueNames) {
     const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `lms-${name}${deadLetterSuffix}` }))
     const dlqArn = (
@@ -158,7 +158,12 @@ async function ensureQueues(sqs: SQSClient): Promise<Record<string, string>> {
         },
       }),
     )
-    urls[name] = queue.QueueUrl ?? ''
+    const arn = (
+      await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queue.QueueUrl, AttributeNames: ['QueueArn'] }),
+      )
+    ).Attributes?.QueueArn
+    urls[name] = { url: queue.QueueUrl ?? '', arn: arn ?? '' }
   }
   return urls
 }
@@ -192,7 +197,7 @@ export async function startStores(options: StoreOptions): Promise<RunningStores>
     await waitForDynamo(dynamo, dynamoChild)
     await ensureTable(dynamo, options.tableName)
     const sqs = new SQSClient({ region: options.region, endpoint: emulatorEndpoint, credentials })
-    const queueUrls = await ensureQueues(sqs)
+    const queues = await ensureQueues(sqs)
     const s3 = new S3Client({
       region: options.region,
       endpoint: emulatorEndpoint,
@@ -204,7 +209,7 @@ export async function startStores(options: StoreOptions): Promise<RunningStores>
     } catch (err) {
       if (!(err instanceof Error) || !/BucketAlready/.test(err.name)) throw err
     }
-    return { dynamoEndpoint, emulatorEndpoint, queueUrls, stop }
+    return { dynamoEndpoint, emulatorEndpoint, queues, stop }
   } catch (err) {
     await stop()
     throw err

@@ -83,6 +83,22 @@ export const keys = {
   /** Sorts after every timestamp: a missing date is last ascending, first descending. */
   missingDate: '~',
 
+  webhookEndpoint: (t: TenantContext, endpointId: string): Key => ({
+    pk: tp(t),
+    sk: `WEBHOOK#${endpointId}`,
+  }),
+  webhookEndpointPrefix: 'WEBHOOK#',
+  webhookDelivery: (t: TenantContext, deliveryId: string): Key => ({
+    pk: tp(t),
+    sk: `WHDELIVERY#${deliveryId}`,
+  }),
+  webhookDeliveryPrefix: 'WHDELIVERY#',
+  /** Where the local stream relay resumes a shard after a restart (Lambda keeps its own). */
+  relayCheckpoint: (shardId: string): Key => ({ pk: 'RELAY#CHECKPOINT', sk: shardId }),
+
+  auditRecord: (t: TenantContext, at: string, id: string): Key => ({ pk: tp(t), sk: `AUDIT#${at}#${id}` }),
+  auditPrefix: 'AUDIT#',
+
   outboxPrefix: 'OUTBOX#',
   outboxEvent: (t: TenantContext, createdAt: string, eventId: string): Key => ({
     pk: tp(t),

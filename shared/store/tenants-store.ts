@@ -23,6 +23,11 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
   return item ? toTenant(item) : undefined
 }
 
+export async function getTenantById(id: string): Promise<Tenant | undefined> {
+  const pointer = await getItem(keys.tenantIdToSlug(id))
+  return pointer ? getTenantBySlug(pointer.slug as string) : undefined
+}
+
 export class SlugTakenError extends Error {}
 
 /** Creates the tenant, its id → slug pointer, its counters and seeded records, all or nothing. */

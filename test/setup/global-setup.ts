@@ -3,6 +3,7 @@
  * and hands its addresses to the test files.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:net'
 import type { TestProject } from 'vitest/node'
 
@@ -13,6 +14,8 @@ declare module 'vitest' {
     emulatorEndpoint: string
     dynamoPort: string
     emulatorPort: string
+    encryptionKey: string
+    webhooksQueueUrl: string
   }
 }
 
@@ -32,6 +35,7 @@ let child: ChildProcess | undefined
 
 export async function setup(project: TestProject): Promise<void> {
   const [port, dynamoPort, emulatorPort] = [await freePort(), await freePort(), await freePort()]
+  const encryptionKey = randomBytes(32).toString('base64')
   child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
     env: {
       ...process.env,
@@ -42,27 +46,38 @@ export async function setup(project: TestProject): Promise<void> {
       LMS_LOG_LEVEL: 'silent',
       // Tests change plans and statuses and expect the next request to see it.
       LMS_TENANT_CACHE_MS: '0',
+      LMS_ENCRYPTION_KEY: encryptionKey,
+      // Receivers in tests listen on loopback; retries are seconds apart instead of minutes.
+      LMS_ALLOW_LOOPBACK_TARGETS: '1',
+      LMS_WEBHOOK_RETRY_DELAYS: '1,1,1,1',
+      LMS_WEBHOOK_TIMEOUT_MS: '1500',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  const ready = await new Promise<{ url: string; dynamodb: string; emulator: string }>((resolve, reject) => {
-    let buffer = ''
-    const timer = setTimeout(() => reject(new Error('the local stack did not start within 90 s')), 90_000)
-    child?.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString()
-      for (const line of buffer.split('\n')) {
-        if (!line.includes('"msg":"ready"')) continue
-        clearTimeout(timer)
-        resolve(JSON.parse(line) as { url: string; dynamodb: string; emulator: string })
-      }
-    })
-    child?.once('exit', (code) => reject(new Error(`the local stack exited with code ${code}`)))
-  })
+  const ready = await new Promise<{ url: string; dynamodb: string; emulator: string; webhooksQueue: string }>(
+    (resolve, reject) => {
+      let buffer = ''
+      const timer = setTimeout(() => reject(new Error('the local stack did not start within 90 s')), 90_000)
+      child?.stdout?.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString()
+        for (const line of buffer.split('\n')) {
+          if (!line.includes('"msg":"ready"')) continue
+          clearTimeout(timer)
+          resolve(
+            JSON.parse(line) as { url: string; dynamodb: string; emulator: string; webhooksQueue: string },
+          )
+        }
+      })
+      child?.once('exit', (code) => reject(new Error(`the local stack exited with code ${code}`)))
+    },
+  )
   project.provide('gatewayUrl', ready.url)
   project.provide('dynamoEndpoint', ready.dynamodb)
   project.provide('emulatorEndpoint', ready.emulator)
   project.provide('dynamoPort', String(dynamoPort))
   project.provide('emulatorPort', String(emulatorPort))
+  project.provide('encryptionKey', encryptionKey)
+  project.provide('webhooksQueueUrl', ready.webhooksQueue)
 }
 
 export async function teardown(): Promise<void> {

@@ -1,0 +1,87 @@
+/**
+ * The local stand-in for an SQS event source mapping: long-polls a queue, hands batches to the
+ * worker handler as an SQSEvent, deletes what succeeded and leaves reported failures to come
+ * back after the visibility timeout (and to the DLQ after maxReceiveCount).
+ */
+import {
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+  type Message,
+} from '@aws-sdk/client-sqs'
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
+
+type Worker = (event: SQSEvent) => Promise<SQSBatchResponse>
+
+export interface QueuePollerOptions {
+  readonly endpoint: string
+  readonly region: string
+  readonly queueUrl: string
+  readonly queueArn: string
+  readonly handler: Worker
+}
+
+function toEvent(messages: Message[], queueArn: string, region: string): SQSEvent {
+  return {
+    Records: messages.map((m) => ({
+      messageId: m.MessageId ?? '',
+      receiptHandle: m.ReceiptHandle ?? '',
+      body: m.Body ?? '',
+      attributes: {
+        ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+        SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: queueArn,
+      awsRegion: region,
+    })),
+  }
+}
+
+export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise<void> } {
+  const sqs = new SQSClient({
+    region: options.region,
+    endpoint: options.endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  })
+  let running = true
+  const loop = (async () => {
+    while (running) {
+      try {
+        const out = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+          }),
+        )
+        const messages = out.Messages ?? []
+        if (messages.length === 0) continue
+        const result = await options.handler(toEvent(messages, options.queueArn, options.region))
+        const failed = new Set(result.batchItemFailures.map((f) => f.itemIdentifier))
+        const done = messages.filter((m) => !failed.has(m.MessageId ?? ''))
+        if (done.length > 0) {
+          await sqs.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle ?? '' })),
+            }),
+          )
+        }
+      } catch {
+        await new Promise((r) => setTimeout(r, 500))
+      }
+    }
+  })()
+  return {
+    stop: async () => {
+      running = false
+      await loop
+    },
+  }
+}

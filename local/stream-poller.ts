@@ -1,0 +1,118 @@
+/**
+ * The local stand-in for a DynamoDB Streams event source mapping: reads DynamoDB Local's stream
+ * shard by shard, hands batches to the relay handler, and checkpoints (in the table) after each
+ * batch the relay accepted, so a restarted stack resumes where it stopped and loses nothing.
+ */
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams'
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
+import { getCheckpoint, putCheckpoint } from '../shared/store/webhooks-store.ts'
+
+type RelayHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>
+
+export interface StreamPollerOptions {
+  readonly endpoint: string
+  readonly region: string
+  readonly tableName: string
+  readonly handler: RelayHandler
+  readonly intervalMs?: number
+}
+
+const credentials = { accessKeyId: 'local', secretAccessKey: 'local' }
+
+/** Records as the Lambda event source delivers them (the SDK's shape is close enough). */
+function toEvent(records: _Record[]): DynamoDBStreamEvent {
+  return { Records: records as unknown as DynamoDBStreamEvent['Records'] }
+}
+
+export function startStreamPoller(options: StreamPollerOptions): { stop(): Promise<void> } {
+  const ddb = new DynamoDBClient({ region: options.region, endpoint: options.endpoint, credentials })
+  const streams = new DynamoDBStreamsClient({
+    region: options.region,
+    endpoint: options.endpoint,
+    credentials,
+  })
+  const iterators = new Map<string, string | undefined>()
+  let running = true
+  let loop: Promise<void> = Promise.resolve()
+
+  async function iteratorFor(streamArn: string, shardId: string): Promise<string | undefined> {
+    const after = await getCheckpoint(shardId)
+    const out = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ...(after
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    )
+    return out.ShardIterator
+  }
+
+  async function pollShard(streamArn: string, shardId: string): Promise<void> {
+    if (!iterators.has(shardId)) iterators.set(shardId, await iteratorFor(streamArn, shardId))
+    const iterator = iterators.get(shardId)
+    if (!iterator) return
+    let out
+    try {
+      out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }))
+    } catch (err) {
+      if (err instanceof ExpiredIteratorException) iterators.delete(shardId)
+      throw err
+    }
+    const records = out.Records ?? []
+    if (records.length === 0) {
+      iterators.set(shardId, out.NextShardIterator)
+      return
+    }
+    const result = await options.handler(toEvent(records))
+    const failed = result.batchItemFailures[0]?.itemIdentifier
+    if (failed) {
+      // Resume at the failed record on the next poll, as the event source mapping would.
+      iterators.delete(shardId)
+      const before = records.findIndex((r) => r.dynamodb?.SequenceNumber === failed)
+      const last = before > 0 ? records[before - 1]?.dynamodb?.SequenceNumber : undefined
+      if (last) await putCheckpoint(shardId, last)
+      return
+    }
+    iterators.set(shardId, out.NextShardIterator)
+    const relayedAny = records.some((r) => r.dynamodb?.NewImage?.type?.S === 'event')
+    const lastSeq = records.at(-1)?.dynamodb?.SequenceNumber
+    // Checkpoint writes are stream records too: write one only after a batch that carried events.
+    if (relayedAny && lastSeq) await putCheckpoint(shardId, lastSeq)
+  }
+
+  async function run(): Promise<void> {
+    const table = await ddb.send(new DescribeTableCommand({ TableName: options.tableName }))
+    const streamArn = table.Table?.LatestStreamArn
+    if (!streamArn) throw new Error('The table has no stream')
+    while (running) {
+      try {
+        const desc = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))
+        for (const shard of desc.StreamDescription?.Shards ?? []) {
+          if (shard.ShardId) await pollShard(streamArn, shard.ShardId)
+        }
+      } catch (err) {
+        // A poll that fails is simply tried again.
+        if (process.env.LMS_DEBUG_RELAY) process.stderr.write(`relay poll failed: ${String(err)}\n`)
+      }
+      await new Promise((r) => setTimeout(r, options.intervalMs ?? 250))
+    }
+  }
+
+  loop = run()
+  return {
+    stop: async () => {
+      running = false
+      await loop.catch(() => undefined)
+    },
+  }
+}

@@ -1,0 +1,39 @@
+/** The local event sources: the stream relay and one poller per worker queue, as in AWS. */
+import { handler as relay } from '../functions/workers/outbox-relay/handler.ts'
+import { handler as webhookWorker } from '../functions/workers/webhook-delivery/handler.ts'
+import { startQueuePoller } from './queue-poller.ts'
+import type { RunningStores } from './stores.ts'
+import { startStreamPoller } from './stream-poller.ts'
+
+export function startWorkers(options: {
+  stores: RunningStores
+  region: string
+  tableName: string
+  relay: boolean
+}) {
+  const { stores, region } = options
+  const stoppers: { stop(): Promise<void> }[] = []
+  if (options.relay) {
+    stoppers.push(
+      startStreamPoller({
+        endpoint: stores.dynamoEndpoint,
+        region,
+        tableName: options.tableName,
+        handler: relay,
+      }),
+    )
+  }
+  const webhooks = stores.queues.webhooks
+  if (webhooks) {
+    stoppers.push(
+      startQueuePoller({
+        endpoint: stores.emulatorEndpoint,
+        region,
+        queueUrl: webhooks.url,
+        queueArn: webhooks.arn,
+        handler: webhookWorker,
+      }),
+    )
+  }
+  return { stop: async () => void (await Promise.all(stoppers.map((s) => s.stop()))) }
+}

@@ -1,0 +1,248 @@
+/**
+ * Webhooks: endpoints (operator CLI), fan-out of outbox events into deliveries (the relay), the
+ * delivery attempts (the worker), the deliveries view and retry-now.
+ */
+import { randomUUID } from 'node:crypto'
+import { config } from '../config.ts'
+import { open, seal } from '../crypto/secret-box.ts'
+import { NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
+import { hasCapability, requireCapability } from '../domain/plans/entitlements.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import {
+  deliveryIdFor,
+  envelopeBody,
+  isEventType,
+  MAX_ATTEMPTS,
+  newSigningSecret,
+  RESPONSE_BODY_LIMIT,
+  retryDelay,
+  signature,
+  type DeliveryStatus,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../domain/webhooks/webhook.ts'
+import type { DomainEvent, EventType } from '../events/outbox.ts'
+import { sendOutbound } from '../net/outbound-http.ts'
+import { checkTarget, UnsafeTargetError } from '../net/ssrf-guard.ts'
+import { sendMessage } from '../queue/sqs.ts'
+import { writeAudit } from '../store/audit-store.ts'
+import {
+  claimAttempt,
+  deleteEndpoint as deleteStoredEndpoint,
+  getDelivery,
+  getEndpoint,
+  insertDelivery,
+  insertEndpoint,
+  listDeliveries as listStoredDeliveries,
+  listEndpoints,
+  recordAttempt,
+} from '../store/webhooks-store.ts'
+
+const nowIso = () => new Date().toISOString()
+const guard = () => ({ allowLoopback: config.allowLoopbackTargets })
+
+export interface WebhookMessage {
+  readonly tenantId: string
+  readonly deliveryId: string
+  readonly attempt: number
+}
+
+export async function createEndpoint(
+  tenant: TenantContext,
+  url: string,
+  events: readonly string[],
+  at = nowIso(),
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  requireCapability(tenant.plan, 'webhooks')
+  const unknown = events.find((e) => !isEventType(e))
+  if (events.length === 0 || unknown !== undefined) {
+    throw new ValidationError(
+      'events',
+      `events must list event types of the catalog${unknown ? `; ${unknown} is not one` : ''}`,
+    )
+  }
+  try {
+    await checkTarget(url, guard())
+  } catch (err) {
+    if (err instanceof UnsafeTargetError) throw new ValidationError('url', `url: ${err.reason}`)
+    throw err
+  }
+  const secret = newSigningSecret()
+  const endpoint: WebhookEndpoint = {
+    id: randomUUID(),
+    url,
+    events: [...new Set(events)] as EventType[],
+    sealedSecret: seal(secret),
+    createdAt: at,
+    deletedAt: null,
+  }
+  await insertEndpoint(tenant, endpoint)
+  return { endpoint, secret }
+}
+
+/** Endpoints stay listed and deletable whatever the plan. */
+export async function listLiveEndpoints(tenant: TenantContext): Promise<WebhookEndpoint[]> {
+  return (await listEndpoints(tenant)).filter((e) => e.deletedAt === null)
+}
+
+export async function deleteEndpoint(tenant: TenantContext, id: string, at = nowIso()): Promise<string> {
+  if (!(await deleteStoredEndpoint(tenant, id, at))) throw new NotFoundError('webhook_endpoint')
+  return at
+}
+
+/**
+ * The relay's fan-out: one delivery per subscribed live endpoint, its body serialised once here.
+ * Without the webhooks entitlement nothing is dispatched (events raised meanwhile are not sent
+ * later: see docs/decisions/0008-events.md).
+ */
+export async function fanOut(tenant: TenantContext, event: DomainEvent, at = nowIso()): Promise<number> {
+  if (!hasCapability(tenant.plan, 'webhooks')) return 0
+  const endpoints = (await listLiveEndpoints(tenant)).filter((e) => e.events.includes(event.event))
+  for (const endpoint of endpoints) {
+    const id = deliveryIdFor(event.id, endpoint.id)
+    await insertDelivery(tenant, {
+      id,
+      endpointId: endpoint.id,
+      eventId: event.id,
+      event: event.event,
+      status: 'pending',
+      attempts: 0,
+      httpStatus: null,
+      responseBody: null,
+      reason: null,
+      payload: envelopeBody(id, event.event, event.createdAt, event.data),
+      envelopeId: id,
+      retryOf: null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    // Sent even when the delivery existed: a relay that died before sending must not lose it.
+    await sendMessage(config.webhooksQueueUrl, {
+      tenantId: tenant.id,
+      deliveryId: id,
+      attempt: 1,
+    } satisfies WebhookMessage)
+  }
+  return endpoints.length
+}
+
+function finalOrPending(attempt: number, success: boolean): DeliveryStatus {
+  if (success) return 'delivered'
+  return attempt >= MAX_ATTEMPTS ? 'failed' : 'pending'
+}
+
+/**
+ * One attempt. A duplicate message (the attempt already claimed) does nothing. A failure with
+ * attempts left schedules the next through the queue's delivery delay, never by sleeping.
+ */
+export async function attemptDelivery(
+  tenant: TenantContext,
+  msg: WebhookMessage,
+  at = nowIso(),
+): Promise<void> {
+  const delivery = await getDelivery(tenant, msg.deliveryId)
+  if (!delivery || delivery.status !== 'pending' || delivery.attempts !== msg.attempt - 1) return
+  if (!(await claimAttempt(tenant, delivery.id, msg.attempt, at))) return
+  const endpoint = await getEndpoint(tenant, delivery.endpointId)
+  if (!endpoint || endpoint.deletedAt !== null) {
+    await recordAttempt(
+      tenant,
+      delivery.id,
+      msg.attempt,
+      { status: 'failed', httpStatus: null, responseBody: null, reason: 'endpoint_inactive' },
+      at,
+    )
+    return
+  }
+  const t = Math.floor(Date.now() / 1000)
+  const result = await sendOutbound({
+    url: endpoint.url,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-service-event': delivery.event,
+      'x-service-delivery': delivery.envelopeId,
+      'x-service-signature': signature(open(endpoint.sealedSecret), t, delivery.payload),
+    },
+    body: Buffer.from(delivery.payload, 'utf8'),
+    timeoutMs: config.webhookTimeoutMs,
+    guard: guard(),
+    maxResponseBytes: RESPONSE_BODY_LIMIT,
+  })
+  const ok = result.kind === 'response' && result.status >= 200 && result.status < 300
+  const status = finalOrPending(msg.attempt, ok)
+  await recordAttempt(
+    tenant,
+    delivery.id,
+    msg.attempt,
+    {
+      status,
+      httpStatus: result.kind === 'response' ? result.status : null,
+      responseBody: result.kind === 'response' ? result.body : null,
+      reason: ok ? null : result.kind === 'response' ? `http_${result.status}` : result.reason,
+    },
+    nowIso(),
+  )
+  const delay = retryDelay(msg.attempt, config.webhookRetryDelays)
+  if (status === 'pending' && delay !== undefined) {
+    await sendMessage(
+      config.webhooksQueueUrl,
+      { ...msg, attempt: msg.attempt + 1 } satisfies WebhookMessage,
+      delay,
+    )
+  }
+}
+
+export interface DeliveryFilter {
+  readonly status?: DeliveryStatus
+  readonly event?: string
+}
+
+export async function listDeliveries(tenant: TenantContext, f: DeliveryFilter): Promise<WebhookDelivery[]> {
+  return (await listStoredDeliveries(tenant))
+    .filter((d) => (!f.status || d.status === f.status) && (!f.event || d.event === f.event))
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+}
+
+/**
+ * Retry now: a new delivery with the identical body (envelope id included); the original row is
+ * left as it is. Refused for a deleted endpoint. Written to the audit log.
+ */
+export async function retryNow(
+  tenant: TenantContext,
+  deliveryId: string,
+  actor: string,
+  at = nowIso(),
+): Promise<WebhookDelivery> {
+  const original = await getDelivery(tenant, deliveryId)
+  if (!original) throw new NotFoundError('webhook_delivery')
+  const endpoint = await getEndpoint(tenant, original.endpointId)
+  if (!endpoint || endpoint.deletedAt !== null) {
+    throw new RuleViolationError('webhook.endpoint_inactive', 'The endpoint of this delivery was deleted')
+  }
+  const copy: WebhookDelivery = {
+    ...original,
+    id: randomUUID(),
+    status: 'pending',
+    attempts: 0,
+    httpStatus: null,
+    responseBody: null,
+    reason: null,
+    retryOf: original.id,
+    createdAt: at,
+    updatedAt: at,
+  }
+  await insertDelivery(tenant, copy)
+  await writeAudit(tenant, {
+    action: 'webhook.retry',
+    actor,
+    details: { deliveryId: original.id, newDeliveryId: copy.id },
+    createdAt: at,
+  })
+  await sendMessage(config.webhooksQueueUrl, {
+    tenantId: tenant.id,
+    deliveryId: copy.id,
+    attempt: 1,
+  } satisfies WebhookMessage)
+  return copy
+}

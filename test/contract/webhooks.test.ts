@@ -1,0 +1,243 @@
+import { createHmac, randomUUID } from 'node:crypto'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EntitlementError } from '../../shared/domain/errors.ts'
+import { updateTenant } from '../../shared/services/tenants-service.ts'
+import {
+  attemptDelivery,
+  createEndpoint,
+  deleteEndpoint,
+  listDeliveries,
+  retryNow,
+} from '../../shared/services/webhooks-service.ts'
+import { listAudit } from '../../shared/store/audit-store.ts'
+import { startReceiver, type Receiver } from '../helpers/receiver.ts'
+import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+
+const receivers: Receiver[] = []
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()))
+})
+
+async function receiver(...args: Parameters<typeof startReceiver>) {
+  const r = await startReceiver(...args)
+  receivers.push(r)
+  return r
+}
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await fn()
+    if (ok(v) || Date.now() > deadline) return v
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+async function createUser(t: TestTenant) {
+  const reply = await t.api.post('/api/v1/users', userBody())
+  expect(reply.status).toBe(201)
+  return reply.body.data as { id: string; email: string; role: string }
+}
+
+describe('Webhooks: delivery', () => {
+  it('posts a signed envelope for a subscribed event, with every header', async () => {
+    const t = await newTenant()
+    const r = await receiver()
+    const { endpoint, secret } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    const u = await createUser(t)
+    const [got] = await r.waitFor(1)
+    expect(got).toBeDefined()
+    if (!got) return
+    const body = JSON.parse(got.raw.toString('utf8'))
+    expect(got.method).toBe('POST')
+    expect(got.url).toBe('/hook')
+    expect(got.headers['content-type']).toBe('application/json')
+    expect(got.headers['x-service-event']).toBe('user.created')
+    expect(got.headers['x-service-delivery']).toBe(body.id)
+    expect(body).toMatchObject({
+      event: 'user.created',
+      data: { userId: u.id, email: u.email, role: 'learner' },
+    })
+    expect(Date.parse(body.createdAt)).not.toBeNaN()
+    const sig = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(got.headers['x-service-signature']))
+    expect(sig).not.toBeNull()
+    const [, t0, v1] = sig ?? []
+    expect(Math.abs(Date.now() / 1000 - Number(t0))).toBeLessThan(300)
+    expect(v1).toBe(
+      createHmac('sha256', secret)
+        .update(`${t0}.${got.raw.toString('utf8')}`)
+        .digest('hex'),
+    )
+    const deliveries = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => d[0]?.status === 'delivered',
+    )
+    expect(deliveries).toHaveLength(1)
+    expect(deliveries[0]).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      httpStatus: 200,
+      endpointId: endpoint.id,
+    })
+    expect(deliveries[0]?.payload).toBe(got.raw.toString('utf8'))
+  })
+
+  it('retries with a byte-identical body until the receiver succeeds', async () => {
+    const t = await newTenant()
+    const r = await receiver((n) => ({ status: n < 3 ? 500 : 204 }))
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await createUser(t)
+    const got = await r.waitFor(3)
+    expect(got).toHaveLength(3)
+    expect(new Set(got.map((g) => g.raw.toString('hex'))).size).toBe(1)
+    expect(got[1] && got[0] ? got[1].at - got[0].at : 0).toBeGreaterThanOrEqual(900)
+    const [d] = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => d[0]?.status === 'delivered',
+    )
+    expect(d).toMatchObject({ status: 'delivered', attempts: 3, httpStatus: 204 })
+  })
+
+  it('fails after the fifth failed attempt, keeping a truncated response body', async () => {
+    const t = await newTenant()
+    const r = await receiver(() => ({ status: 503, body: 'e'.repeat(10_000) }))
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await createUser(t)
+    await r.waitFor(5, 30_000)
+    const [d] = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => d[0]?.status === 'failed',
+      30_000,
+    )
+    expect(d).toMatchObject({ status: 'failed', attempts: 5, httpStatus: 503 })
+    expect(d?.responseBody).toHaveLength(4096)
+    await new Promise((res) => setTimeout(res, 1500))
+    expect(r.requests).toHaveLength(5)
+  }, 60_000)
+
+  it('never counts a late 2xx: a receiver slower than the deadline fails', async () => {
+    const t = await newTenant()
+    const r = await receiver((n) => (n === 1 ? { status: 200, delayMs: 2500 } : { status: 200 }))
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await createUser(t)
+    await r.waitFor(2)
+    const [d] = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => d[0]?.status === 'delivered',
+    )
+    expect(d).toMatchObject({ status: 'delivered', attempts: 2 })
+  })
+
+  it('sends nothing for an event the endpoint did not choose, or after the endpoint is deleted', async () => {
+    const t = await newTenant()
+    const r = await receiver()
+    const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.deactivated'])
+    await createUser(t)
+    await deleteEndpoint(t.tenant, endpoint.id)
+    const u = await createUser(t)
+    await t.api.delete(`/api/v1/users/${u.id}`)
+    await new Promise((res) => setTimeout(res, 2500))
+    expect(r.requests).toHaveLength(0)
+    expect(await listDeliveries(t.tenant, {})).toHaveLength(0)
+  })
+
+  it('fails at once with endpoint_inactive when the endpoint is deleted between attempts', async () => {
+    const t = await newTenant()
+    const r = await receiver(() => ({ status: 500 }))
+    const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await createUser(t)
+    await r.waitFor(1)
+    await deleteEndpoint(t.tenant, endpoint.id)
+    const [d] = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => d[0]?.status === 'failed',
+    )
+    expect(d).toMatchObject({ status: 'failed', reason: 'endpoint_inactive' })
+    expect(r.requests).toHaveLength(1)
+    await expect(retryNow(t.tenant, d?.id ?? '', 'test')).rejects.toThrow(/deleted/)
+  })
+})
+
+describe('Webhooks: at-least-once safety', () => {
+  it('makes one attempt for a message handled twice at once', async () => {
+    const t = await newTenant()
+    const r = await receiver(() => ({ status: 500 }))
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await createUser(t)
+    const [d] = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => (d[0]?.attempts ?? 0) >= 1,
+    )
+    // A second copy of attempt 1, and two copies of attempt 2 at once: one attempt each.
+    await attemptDelivery(t.tenant, { tenantId: t.tenant.id, deliveryId: d?.id ?? '', attempt: 1 })
+    const before = r.requests.length
+    await Promise.all([
+      attemptDelivery(t.tenant, { tenantId: t.tenant.id, deliveryId: d?.id ?? '', attempt: 2 }),
+      attemptDelivery(t.tenant, { tenantId: t.tenant.id, deliveryId: d?.id ?? '', attempt: 2 }),
+    ])
+    expect(r.requests.length - before).toBeLessThanOrEqual(1)
+    const [after] = await listDeliveries(t.tenant, {})
+    expect(after?.attempts).toBeLessThanOrEqual(2)
+  })
+})
+
+describe('Webhooks: endpoints, entitlement and retry now', () => {
+  it('refuses new endpoints below Growth, and dispatches nothing until the upgrade', async () => {
+    const starter = await newTenant('starter')
+    await expect(
+      createEndpoint(starter.tenant, 'https://example.com/hook', ['user.created']),
+    ).rejects.toBeInstanceOf(EntitlementError)
+    const t = await newTenant()
+    const r = await receiver()
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await updateTenant(t.slug, { plan: 'starter' })
+    const { createUser: create } = await import('../../shared/services/users-service.ts')
+    const { operator } = await import('../../shared/domain/actor.ts')
+    await create({ ...t.tenant, plan: 'starter' }, { ...userBody(), role: 'learner' }, operator)
+    await new Promise((res) => setTimeout(res, 2000))
+    expect(r.requests).toHaveLength(0)
+    await updateTenant(t.slug, { plan: 'growth' })
+    await createUser(t)
+    expect(await r.waitFor(1)).toHaveLength(1)
+  })
+
+  it('refuses URLs that are not https or not public', async () => {
+    const t = await newTenant()
+    for (const url of [
+      'http://example.com/hook',
+      'https://10.0.0.1/hook',
+      'https://metadata.internal/x',
+      'ftp://x',
+    ]) {
+      await expect(createEndpoint(t.tenant, url, ['user.created'])).rejects.toThrow(/url/)
+    }
+    await expect(createEndpoint(t.tenant, 'https://example.com/hook', ['user.exploded'])).rejects.toThrow(
+      /events/,
+    )
+  })
+
+  it('retry now queues a new delivery with the identical body, leaves the original, and audits it', async () => {
+    const t = await newTenant()
+    let fail = true
+    const r = await receiver(() => ({ status: fail ? 500 : 200 }))
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await createUser(t)
+    const [failed] = await until(
+      () => listDeliveries(t.tenant, { status: 'failed' }),
+      (d) => d.length === 1,
+      30_000,
+    )
+    fail = false
+    const copy = await retryNow(t.tenant, failed?.id ?? randomUUID(), 'test-admin')
+    expect(copy.id).not.toBe(failed?.id)
+    expect(copy.payload).toBe(failed?.payload)
+    expect(copy.retryOf).toBe(failed?.id)
+    const all = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => d.some((x) => x.id === copy.id && x.status === 'delivered'),
+    )
+    expect(all.find((x) => x.id === failed?.id)).toMatchObject({ status: 'failed', attempts: 5 })
+    expect(r.requests.at(-1)?.raw.toString('utf8')).toBe(failed?.payload)
+    expect((await listAudit(t.tenant)).map((a) => a.action)).toEqual(['webhook.retry'])
+  }, 60_000)
+})
