@@ -1,6 +1,7 @@
 /** The local event sources: the stream relay and one poller per worker queue, as in AWS. */
 import { handler as relay } from '../functions/workers/outbox-relay/handler.ts'
 import { handler as webhookWorker } from '../functions/workers/webhook-delivery/handler.ts'
+import { handler as sweeper } from '../functions/workers/outbox-sweeper/handler.ts'
 import { startQueuePoller } from './queue-poller.ts'
 import type { RunningStores } from './stores.ts'
 import { startStreamPoller } from './stream-poller.ts'
@@ -36,4 +37,26 @@ export function startWorkers(options: {
     )
   }
   return { stop: async () => void (await Promise.all(stoppers.map((s) => s.stop()))) }
+}
+
+/** The local stand-in for a scheduled rule: runs `fn` every `everyMs`, one run at a time. */
+function startSchedule(everyMs: number, fn: () => Promise<unknown>): { stop(): Promise<void> } {
+  let running = true
+  let current: Promise<unknown> = Promise.resolve()
+  let timer: NodeJS.Timeout | undefined
+  const tick = () => {
+    current = fn()
+      .catch(() => undefined)
+      .finally(() => {
+        if (running) timer = setTimeout(tick, everyMs)
+      })
+  }
+  timer = setTimeout(tick, everyMs)
+  return {
+    stop: async () => {
+      running = false
+      clearTimeout(timer)
+      await current
+    },
+  }
 }

@@ -47,6 +47,8 @@ export interface Config {
   readonly webhookRetryDelays: readonly number[]
   readonly webhookTimeoutMs: number
   readonly webhooksQueueUrl: string | undefined
+  /** How old an unrelayed outbox event must be before the sweeper relays it (the stream's backstop). */
+  readonly outboxSweepAfterMs: number
 }
 
 function delays(name: string, fallback: readonly number[]): readonly number[] {
@@ -91,6 +93,7 @@ function readConfig(): Config {
     webhookRetryDelays: delays('LMS_WEBHOOK_RETRY_DELAYS', [30, 60, 120, 240]),
     webhookTimeoutMs: int('LMS_WEBHOOK_TIMEOUT_MS', 10_000),
     webhooksQueueUrl: optional('LMS_WEBHOOKS_QUEUE_URL'),
+    outboxSweepAfterMs: int('LMS_OUTBOX_SWEEP_AFTER_MS', 60_000),
   }
 }
 

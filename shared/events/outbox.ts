@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { TransactItem } from '../store/db.ts'
-import { keys, TTL_ATTRIBUTE } from '../store/keys.ts'
+import { indexes, keys, TTL_ATTRIBUTE } from '../store/keys.ts'
 
 export type EventType =
   | 'user.created'
@@ -47,6 +47,8 @@ export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
         event: e.event,
         created_at: e.createdAt,
         data: e.data,
+        [indexes.gsi1.pk]: keys.pendingOutboxPk,
+        [indexes.gsi1.sk]: keys.sortKey(e.createdAt, e.id),
         [TTL_ATTRIBUTE]: Math.floor(Date.parse(e.createdAt) / 1000) + OUTBOX_RETENTION_SECONDS,
       },
     },

@@ -100,7 +100,9 @@ export const keys = {
   auditPrefix: 'AUDIT#',
 
   outboxPrefix: 'OUTBOX#',
-  outboxEvent: (t: TenantContext, createdAt: string, eventId: string): Key => ({
+  /** gsi1 partition of outbox events not yet relayed (sparse: relaying removes them from it). */
+  pendingOutboxPk: 'OUTBOX#PENDING',
+  outboxEvent: (t: Pick<TenantContext, 'id'>, createdAt: string, eventId: string): Key => ({
     pk: tp(t),
     sk: `OUTBOX#${createdAt}#${eventId}`,
   }),

@@ -1,8 +1,8 @@
 /** Reading the outbox: the relay (and tests) see what a change wrote next to it. */
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { DomainEvent, EventType, Notification } from '../events/outbox.ts'
-import { queryAll } from './db.ts'
-import { keys } from './keys.ts'
+import { isConditionalCheckFailed, queryUpTo, queryAll, updateItem, type Item } from './db.ts'
+import { indexes, keys } from './keys.ts'
 
 function outboxItems(tenant: TenantContext) {
   return queryAll({
@@ -31,4 +31,51 @@ export async function listOutboxNotifications(tenant: TenantContext): Promise<No
     createdAt: i.created_at as string,
     data: i.data as Record<string, unknown>,
   }))
+}
+
+export interface PendingEvent {
+  readonly tenantId: string
+  readonly event: DomainEvent
+}
+
+export function toPendingEvent(item: Item): PendingEvent {
+  return {
+    tenantId: item.tenant_id as string,
+    event: {
+      id: item.event_id as string,
+      event: item.event as EventType,
+      createdAt: item.created_at as string,
+      data: item.data as Record<string, unknown>,
+    },
+  }
+}
+
+/** Outbox events still waiting to be relayed that were written before `before` (oldest first). */
+export async function listPendingEvents(before: string, limit: number): Promise<PendingEvent[]> {
+  const items = await queryUpTo(
+    {
+      IndexName: indexes.gsi1.name,
+      KeyConditionExpression: '#pk = :pk AND #sk < :before',
+      ExpressionAttributeNames: { '#pk': indexes.gsi1.pk, '#sk': indexes.gsi1.sk },
+      ExpressionAttributeValues: { ':pk': keys.pendingOutboxPk, ':before': before },
+      Limit: limit,
+    },
+    limit,
+  )
+  return items.map(toPendingEvent)
+}
+
+/** Takes a relayed event out of the pending index. */
+export async function markRelayed(tenantId: string, e: DomainEvent, at: string): Promise<void> {
+  try {
+    await updateItem({
+      Key: keys.outboxEvent({ id: tenantId }, e.createdAt, e.id),
+      UpdateExpression: 'SET relayed_at = :at REMOVE #pk, #sk',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#pk': indexes.gsi1.pk, '#sk': indexes.gsi1.sk },
+      ExpressionAttributeValues: { ':at': at },
+    })
+  } catch (err) {
+    if (!isConditionalCheckFailed(err)) throw err
+  }
 }

@@ -1,0 +1,4 @@
+/** The outbox sweeper: on a schedule (every minute in AWS, every few seconds locally). */
+import { sweep } from '../../../shared/services/relay-service.ts'
+
+export const handler = async (): Promise<{ relayed: number }> => ({ relayed: await sweep() })
