@@ -100,9 +100,8 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
         for (const shard of desc.StreamDescription?.Shards ?? []) {
           if (shard.ShardId) await pollShard(streamArn, shard.ShardId)
         }
-      } catch (err) {
+      } catch {
         // A poll that fails is simply tried again.
-        if (process.env.LMS_DEBUG_RELAY) process.stderr.write(`relay poll failed: ${String(err)}\n`)
       }
       await new Promise((r) => setTimeout(r, options.intervalMs ?? 250))
     }
