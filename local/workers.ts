@@ -22,6 +22,7 @@ export function startWorkers(options: {
         tableName: options.tableName,
         handler: relay,
       }),
+      startSchedule(5000, sweeper),
     )
   }
   const webhooks = stores.queues.webhooks
