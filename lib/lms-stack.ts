@@ -10,6 +10,11 @@ import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatem
 import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets'
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda'
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { join } from 'node:path'
 import { fallbackGroup, routeGroups, routes, type RouteGroup } from '../shared/routes.ts'
@@ -35,6 +40,64 @@ export class LmsStack extends Stack {
   readonly api: HttpApi
   readonly functions: ReadonlyMap<RouteGroup, RouteGroupFunction>
 
+  /** The outbox relay (stream), its sweeper (schedule) and the webhook worker (queue). */
+  private addWorkers(
+    environment: Record<string, string>,
+    functionsDir: string,
+    queues: Map<string, Queue>,
+  ): void {
+    const webhooks = queues.get('webhooks')
+    if (!webhooks) throw new Error('The webhooks queue is missing')
+    const secret = new Secret(this, 'EncryptionSecret', {
+      description: 'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    })
+    const env = {
+      ...environment,
+      LMS_WEBHOOKS_QUEUE_URL: webhooks.queueUrl,
+      LMS_ENCRYPTION_SECRET_ARN: secret.secretArn,
+    }
+    const worker = (name: string, timeout: Duration) =>
+      new RouteGroupFunction(this, `${name}Function`, {
+        entry: join(functionsDir, 'workers', name, 'handler.ts'),
+        environment: env,
+        timeout,
+      })
+
+    const relay = worker('outbox-relay', Duration.seconds(60))
+    relay.bindTable(this.table, 'readWrite')
+    webhooks.grantSendMessages(relay)
+    relay.addEventSource(
+      new DynamoEventSource(this.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: 10,
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { type: { S: FilterRule.isEqual('event') } } },
+          }),
+        ],
+      }),
+    )
+
+    const sweeper = worker('outbox-sweeper', Duration.seconds(60))
+    sweeper.bindTable(this.table, 'readWrite')
+    webhooks.grantSendMessages(sweeper)
+    new Rule(this, 'OutboxSweep', {
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(sweeper)],
+    })
+
+    const delivery = worker('webhook-delivery', Duration.seconds(30))
+    delivery.bindTable(this.table, 'readWrite')
+    webhooks.grantSendMessages(delivery)
+    secret.grantRead(delivery)
+    delivery.addEventSource(new SqsEventSource(webhooks, { batchSize: 10, reportBatchItemFailures: true }))
+  }
+
   constructor(scope: Construct, id: string, props: LmsStackProps) {
     super(scope, id, props)
 
@@ -54,6 +117,7 @@ export class LmsStack extends Stack {
       deletionProtection: true,
     })
 
+    const queues = new Map<string, Queue>()
     for (const name of queueNames) {
       const dlq = new Queue(this, `${name}Dlq`, {
         queueName: `lms-${name}${deadLetterSuffix}`,
@@ -61,13 +125,15 @@ export class LmsStack extends Stack {
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
       })
-      new Queue(this, `${name}Queue`, {
+      const queue = new Queue(this, `${name}Queue`, {
         queueName: `lms-${name}`,
-        visibilityTimeout: Duration.seconds(60),
+        // Six times the worker's timeout, as AWS advises for SQS event sources.
+        visibilityTimeout: Duration.seconds(180),
         deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
       })
+      queues.set(name, queue)
     }
 
     const exportsBucket = new Bucket(this, 'Exports', {
@@ -122,6 +188,8 @@ export class LmsStack extends Stack {
       }
       this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration })
     }
+
+    this.addWorkers(environment, functionsDir, queues)
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })
     new CfnOutput(this, 'ApiEndpoint', { value: this.api.apiEndpoint })

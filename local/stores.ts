@@ -153,7 +153,7 @@ async function ensureQueues(sqs: SQSClient): Promise<Record<string, { url: strin
       new CreateQueueCommand({
         QueueName: `lms-${name}`,
         Attributes: {
-          VisibilityTimeout: '60',
+          VisibilityTimeout: '180',
           RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 }),
         },
       }),

@@ -43,6 +43,8 @@ export interface Config {
   readonly allowLoopbackTargets: boolean
   /** AES-256-GCM key for secrets at rest (base64, 32 bytes); undefined where none is configured. */
   readonly encryptionKey: Buffer | undefined
+  /** In AWS: the Secrets Manager secret the key is derived from (read once, at first use). */
+  readonly encryptionSecretArn: string | undefined
   /** Seconds before webhook attempts 2..5 (the spec's 30 s, 1, 2, 4 min; shortened in tests). */
   readonly webhookRetryDelays: readonly number[]
   readonly webhookTimeoutMs: number
@@ -90,6 +92,7 @@ function readConfig(): Config {
     allowLoopbackTargets:
       process.env.LMS_ALLOW_LOOPBACK_TARGETS === '1' && !process.env.AWS_LAMBDA_FUNCTION_NAME,
     encryptionKey: key('LMS_ENCRYPTION_KEY'),
+    encryptionSecretArn: optional('LMS_ENCRYPTION_SECRET_ARN'),
     webhookRetryDelays: delays('LMS_WEBHOOK_RETRY_DELAYS', [30, 60, 120, 240]),
     webhookTimeoutMs: int('LMS_WEBHOOK_TIMEOUT_MS', 10_000),
     webhooksQueueUrl: optional('LMS_WEBHOOKS_QUEUE_URL'),

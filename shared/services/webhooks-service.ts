@@ -72,7 +72,7 @@ export async function createEndpoint(
     id: randomUUID(),
     url,
     events: [...new Set(events)] as EventType[],
-    sealedSecret: seal(secret),
+    sealedSecret: await seal(secret),
     createdAt: at,
     deletedAt: null,
   }
@@ -162,7 +162,7 @@ export async function attemptDelivery(
       'content-type': 'application/json',
       'x-service-event': delivery.event,
       'x-service-delivery': delivery.envelopeId,
-      'x-service-signature': signature(open(endpoint.sealedSecret), t, delivery.payload),
+      'x-service-signature': signature(await open(endpoint.sealedSecret), t, delivery.payload),
     },
     body: Buffer.from(delivery.payload, 'utf8'),
     timeoutMs: config.webhookTimeoutMs,

@@ -188,8 +188,43 @@ describe('Construct: LmsStack', () => {
     // Assess
     expect(new Set(routeGroups).size).toBe(routeGroups.length)
     expect([...stack.functions.keys()].sort()).toEqual([...routeGroups].sort())
-    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length)
-    expect(Object.keys(matching).sort()).toEqual(routeGroups.map((g) => functionId(stack, g)).sort())
+    const workers = ['outbox-relay', 'outbox-sweeper', 'webhook-delivery']
+    template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length)
+    expect(Object.keys(matching)).toHaveLength(routeGroups.length + workers.length)
+    expect(Object.keys(matching)).toEqual(
+      expect.arrayContaining(routeGroups.map((g) => functionId(stack, g))),
+    )
+  })
+
+  it('wires the relay to the table stream, the sweeper to a schedule and the webhook worker to its queue', () => {
+    // Prepare
+    const { template } = synth('withCertificateArn')
+
+    // Assess
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      FilterCriteria: {
+        Filters: [
+          { Pattern: Match.stringLikeRegexp('"eventName":\\["INSERT"\\].*"type":\\{"S":\\["event"\\]') },
+        ],
+      },
+    })
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: Match.anyValue(),
+    })
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' })
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1)
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) }),
+        ]),
+      },
+    })
   })
 
   it('creates an API route for every row of the route table, integrated with the row group Lambda', () => {

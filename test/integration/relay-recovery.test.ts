@@ -17,6 +17,32 @@ function freePort(): Promise<number> {
   })
 }
 
+/** The direct children of a process (DynamoDB Local's Java process, here). */
+function childPids(pid: number): number[] {
+  const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+  return out.stdout
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter((n) => n > 0)
+}
+
+async function terminate(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM')
+  } catch {
+    return
+  }
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  process.kill(pid, 'SIGKILL')
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'lms-relay-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -30,19 +56,22 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
       LMS_EMULATOR_PORT: String(await freePort()),
       LMS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LMS_ALLOW_LOOPBACK_TARGETS: '1',
-      LMS_LOG_LEVEL: 'silent',
+      LMS_LOG_LEVEL: 'info',
       LMS_DYNAMODB_ENDPOINT: '',
     }
+    // What the two processes said, shown when the event does not arrive.
+    let transcript = ''
     const start = (extra: Record<string, string>) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
         env: { ...env, ...extra },
-        stdio: ['ignore', 'pipe', 'inherit'],
-        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
       })
       const ready = new Promise<void>((resolve, reject) => {
         let out = ''
+        child.stderr.on('data', (c: Buffer) => (transcript += c.toString()))
         child.stdout.on('data', (c: Buffer) => {
           out += c.toString()
+          transcript += c.toString()
           if (out.includes('listening on http://')) resolve()
         })
         child.once('exit', (code) => reject(new Error(`exited ${code}`)))
@@ -88,23 +117,32 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
       req.end(body)
     })
     expect(status).toBe(201)
-    // Kill the whole process group (Node and DynamoDB Local) without any chance to clean up.
-    process.kill(-(first.child.pid ?? 0), 'SIGKILL')
+    // Kill our process (the API, relay and workers) without any chance to clean up. The database
+    // outlives it, as DynamoDB does in AWS: stop DynamoDB Local gracefully, so it keeps what it
+    // acknowledged (it does not promise durability when it is killed itself).
+    const database = childPids(first.child.pid ?? 0)
+    process.kill(first.child.pid ?? 0, 'SIGKILL')
     await new Promise((r) => first.child.once('exit', r))
+    for (const pid of database) await terminate(pid)
     expect(receiver.requests).toHaveLength(0)
 
     // Second life: the relay resumes from the stream and the webhook goes out.
     const second = start({ PORT: String(await freePort()), LMS_OUTBOX_SWEEP_AFTER_MS: '1000' })
     await second.ready
     const got = await receiver.waitFor(1, 45_000)
-    expect(got).toHaveLength(1)
+    const said = transcript
+      .split('\n')
+      .filter((l) => l && !l.includes('"msg":"request"') && !l.includes('npm warn'))
+      .slice(-15)
+      .join('\n')
+    expect(got, said).toHaveLength(1)
     expect(JSON.parse(got[0]?.raw.toString('utf8') ?? '{}')).toMatchObject({
       event: 'user.created',
       data: { email: 'saved@example.com' },
     })
     await new Promise((r) => setTimeout(r, 1500))
     expect(receiver.requests).toHaveLength(1)
-    process.kill(-(second.child.pid ?? 0), 'SIGTERM')
+    second.child.kill('SIGTERM')
     await new Promise((r) => second.child.once('exit', r))
     await receiver.close()
   }, 150_000)
