@@ -5,7 +5,7 @@
  */
 import type { Enrollment, EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { getCourses } from '../store/courses-store.ts'
+import { getCourseSummaries } from '../store/courses-store.ts'
 import { listUserEnrollments } from '../store/enrollments-list.ts'
 
 export interface TranscriptFilters {
@@ -76,7 +76,7 @@ export async function buildTranscript(
     f.type === 'path' ? [] : (await listUserEnrollments(tenant, userId)).filter((e) => keep(e, f))
   const courses = new Map(
     (
-      await getCourses(
+      await getCourseSummaries(
         tenant,
         enrollments.map((e) => e.courseId),
       )
@@ -101,7 +101,7 @@ export async function buildTranscript(
         progressPercent: e.progressPercent,
         certificateId: e.certificateId,
         certificateNumber: e.certificateNumber,
-        ceuValue: course?.settings.ceu ?? 0,
+        ceuValue: course?.ceu ?? 0,
         ceuLabel: CEU_LABEL,
       }
     })

@@ -97,6 +97,28 @@ export async function getCourses(tenant: TenantContext, ids: readonly string[]):
   return (await batchGet([...new Set(ids)].map((id) => keys.course(tenant, id)))).map(toCourse)
 }
 
+export interface CourseSummary {
+  readonly id: string
+  readonly title: string
+  readonly ceu: number
+}
+
+/** Title and CEU only: a transcript of 500 courses reads a fraction of the whole items. */
+export async function getCourseSummaries(
+  tenant: TenantContext,
+  ids: readonly string[],
+): Promise<CourseSummary[]> {
+  const items = await batchGet(
+    [...new Set(ids)].map((id) => keys.course(tenant, id)),
+    'id, title, settings.ceu',
+  )
+  return items.map((i) => ({
+    id: i.id as string,
+    title: i.title as string,
+    ceu: ((i.settings as Record<string, unknown> | undefined)?.ceu as number | undefined) ?? 0,
+  }))
+}
+
 export async function insertCourse(tenant: TenantContext, course: Course): Promise<void> {
   await transact([
     {
