@@ -2,7 +2,8 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { config } from '../config.ts'
 
-const sqs = new SQSClient({
+/** Exported for instrumentation (the benchmark counts its calls). */
+export const sqs = new SQSClient({
   region: config.region,
   ...(config.sqsEndpoint
     ? { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }

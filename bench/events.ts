@@ -1,0 +1,138 @@
+/**
+ * `npm run bench` (events part): events per second through outbox → stream relay → SQS → webhook
+ * worker → a receiver on loopback, end-to-end latency, and the product's DynamoDB and SQS calls
+ * per delivered event. Runs the same relay and worker code as `npm start`, on its own stores.
+ */
+import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { startStores } from '../local/stores.ts'
+import { freePort } from './ports.ts'
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 300)
+const REGION = 'us-east-1'
+const TABLE = 'lms'
+
+interface Counter {
+  readonly byOp: Map<string, number>
+}
+
+function count(client: { middlewareStack: { add: (...args: never[]) => void } }, counter: Counter): void {
+  const add = client.middlewareStack.add as unknown as (
+    mw: (
+      next: (args: unknown) => Promise<unknown>,
+      context: { commandName?: string },
+    ) => (args: unknown) => Promise<unknown>,
+    options: { step: string; name: string },
+  ) => void
+  add(
+    (next, context) => async (args) => {
+      const op = (context.commandName ?? 'Unknown').replace(/Command$/, '')
+      counter.byOp.set(op, (counter.byOp.get(op) ?? 0) + 1)
+      return next(args)
+    },
+    { step: 'initialize', name: 'benchCounter' },
+  )
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0
+
+async function main(): Promise<void> {
+  const stores = await startStores({
+    dataDir: ':memory:',
+    dynamoPort: await freePort(),
+    emulatorPort: await freePort(),
+    tableName: TABLE,
+    region: REGION,
+  })
+  const webhooks = stores.queues.webhooks
+  Object.assign(process.env, {
+    LMS_DYNAMODB_ENDPOINT: stores.dynamoEndpoint,
+    LMS_SQS_ENDPOINT: stores.emulatorEndpoint,
+    LMS_TABLE_NAME: TABLE,
+    AWS_REGION: REGION,
+    LMS_LOG_LEVEL: 'silent',
+    LMS_ALLOW_LOOPBACK_TARGETS: '1',
+    LMS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    LMS_WEBHOOKS_QUEUE_URL: webhooks?.url ?? '',
+  })
+  const received: number[] = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt: string }
+      received.push(Date.now() - Date.parse(body.createdAt))
+      res.end('ok')
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
+
+  const { dynamo } = await import('../shared/store/clients.ts')
+  const { sqs } = await import('../shared/queue/sqs.ts')
+  const { createTenant } = await import('../shared/services/tenants-service.ts')
+  const { createEndpoint } = await import('../shared/services/webhooks-service.ts')
+  const { newEvent, outboxPut } = await import('../shared/events/outbox.ts')
+  const { transact } = await import('../shared/store/db.ts')
+  const { startWorkers } = await import('../local/workers.ts')
+
+  const tenant = await createTenant({ slug: `bench-${randomBytes(3).toString('hex')}`, plan: 'growth' })
+  await createEndpoint(tenant, receiverUrl, ['user.created'])
+  const db: Counter = { byOp: new Map() }
+  const queue: Counter = { byOp: new Map() }
+  count(dynamo as never, db)
+  count(sqs as never, queue)
+  const workers = startWorkers({ stores, region: REGION, tableName: TABLE, relay: true })
+
+  const started = Date.now()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < EVENTS) {
+        next++
+        const e = newEvent(
+          'user.created',
+          { userId: randomBytes(8).toString('hex'), email: 'x@example.com', role: 'learner' },
+          new Date().toISOString(),
+        )
+        await transact([outboxPut(tenant, e)])
+      }
+    }),
+  )
+  const written = Date.now()
+  while (received.length < EVENTS && Date.now() - started < 300_000)
+    await new Promise((r) => setTimeout(r, 20))
+  const done = Date.now()
+  await workers.stop()
+  server.close()
+  await stores.stop()
+
+  const dbCalls = [...db.byOp.entries()]
+    .map(([op, n]) => [op, op === 'TransactWriteItems' ? n - EVENTS : n] as const)
+    .filter(([, n]) => n > 0)
+  const perEvent = (n: number) => (n / Math.max(received.length, 1)).toFixed(2)
+  const latencies = [...received].sort((a, b) => a - b)
+  const lines = [
+    'Events: outbox → stream relay → SQS → webhook worker → loopback receiver',
+    '-----------------------------------------------------------------------',
+    `${EVENTS} user.created events written in ${written - started} ms (8 writers), ${received.length} delivered`,
+    `throughput: ${((received.length * 1000) / (done - started)).toFixed(1)} delivered events/s (first write to last delivery: ${done - started} ms)`,
+    `latency from event to receiver: p50 ${percentile(latencies, 0.5)} ms, p95 ${percentile(latencies, 0.95)} ms, max ${latencies.at(-1) ?? 0} ms`,
+    'product DynamoDB calls per delivered event (relay + worker; the event writes themselves excluded):',
+    ...dbCalls.map(([op, n]) => `  ${op.padEnd(20)} ${String(n).padStart(6)}  (${perEvent(n)} per event)`),
+    `  total                ${String(dbCalls.reduce((s, [, n]) => s + n, 0)).padStart(6)}  (${perEvent(dbCalls.reduce((s, [, n]) => s + n, 0))} per event)`,
+    'product SQS calls per delivered event (the pollers’ receive/delete are the event source mapping’s):',
+    ...[...queue.byOp.entries()].map(
+      ([op, n]) => `  ${op.padEnd(20)} ${String(n).padStart(6)}  (${perEvent(n)} per event)`,
+    ),
+  ]
+  process.stdout.write(`\n${lines.join('\n')}\n`)
+  process.exit(received.length === EVENTS ? 0 : 1)
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench events failed: ${err instanceof Error ? err.message : String(err)}\n`)
+  process.exit(1)
+})
