@@ -8,7 +8,7 @@ export type Scope = 'read' | 'write' | 'admin'
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS'
 
 /** A route group is one Lambda: `functions/<group>/handler.ts`. */
-export type RouteGroup = 'users' | 'groups' | 'courses' | 'enrollments' | 'plans' | 'fallback'
+export type RouteGroup = 'users' | 'groups' | 'courses' | 'enrollments' | 'plans' | 'docs' | 'fallback'
 
 export interface RouteDef {
   readonly method: Method
@@ -30,6 +30,7 @@ const r = (method: Method, path: string, group: RouteGroup, scope: Scope | null)
 export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/plans', 'plans', null),
   r('OPTIONS', '/api/v1/plans', 'plans', null),
+  r('GET', '/api/v1/docs', 'docs', null),
 
   r('GET', '/api/v1/users', 'users', 'read'),
   r('POST', '/api/v1/users', 'users', 'write'),
