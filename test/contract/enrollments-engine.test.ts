@@ -5,21 +5,14 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { CourseSettings } from '../../shared/domain/courses/course.ts'
-import { configureCourse } from '../../shared/services/courses-service.ts'
 import { importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
 import { listOutboxEvents, listOutboxNotifications } from '../../shared/store/outbox-store.ts'
 import type { Reply } from '../helpers/http.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { newTenant, type TestTenant } from '../helpers/tenants.ts'
+import { user, course } from '../helpers/learning.ts'
 
 const DAY = 86_400_000
 const inDays = (n: number) => new Date(Date.now() + n * DAY).toISOString()
-
-async function user(t: TestTenant, over: Record<string, unknown> = {}) {
-  const r = await t.api.post('/api/v1/users', userBody(over))
-  expect(r.status).toBe(201)
-  return r.body.data as { id: string; email: string }
-}
 
 async function users(t: TestTenant, n: number) {
   const out: { id: string; email: string }[] = []
@@ -27,29 +20,6 @@ async function users(t: TestTenant, n: number) {
     out.push(...(await Promise.all(Array.from({ length: Math.min(20, n - i) }, () => user(t)))))
   }
   return out
-}
-
-interface CourseOptions {
-  readonly publish?: boolean
-  readonly modules?: readonly { title: string; module_type: string; is_required?: boolean }[]
-  readonly settings?: Partial<CourseSettings>
-}
-
-async function course(t: TestTenant, o: CourseOptions = {}) {
-  const r = await t.api.post('/api/v1/courses', { title: `Course ${randomUUID().slice(0, 6)}` })
-  expect(r.status).toBe(201)
-  const id = r.body.data.id as string
-  const modules: { id: string; title: string }[] = []
-  for (const m of o.modules ?? []) {
-    const added = await t.api.post(`/api/v1/courses/${id}/modules`, m)
-    expect(added.status).toBe(201)
-    modules.push(added.body.data)
-  }
-  if (o.publish ?? true) {
-    expect((await t.api.patch(`/api/v1/courses/${id}`, { status: 'published' })).status).toBe(200)
-  }
-  if (o.settings) await configureCourse(t.tenant, id, o.settings)
-  return { id, title: r.body.data.title as string, modules }
 }
 
 async function events(t: TestTenant, name: string) {

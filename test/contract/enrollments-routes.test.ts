@@ -6,42 +6,12 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import type { CourseSettings } from '../../shared/domain/courses/course.ts'
-import { configureCourse } from '../../shared/services/courses-service.ts'
 import { createEnrollment } from '../../shared/services/enrollments-service.ts'
 import { createGroup } from '../../shared/services/groups-service.ts'
 import { importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
 import { listOutboxEvents } from '../../shared/store/outbox-store.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-
-async function user(t: TestTenant, over: Record<string, unknown> = {}) {
-  const r = await t.api.post('/api/v1/users', userBody(over))
-  expect(r.status).toBe(201)
-  return r.body.data as { id: string; email: string }
-}
-
-interface CourseOptions {
-  readonly publish?: boolean
-  readonly modules?: readonly { title: string; module_type: string; is_required?: boolean }[]
-  readonly settings?: Partial<CourseSettings>
-}
-
-async function course(t: TestTenant, o: CourseOptions = {}) {
-  const r = await t.api.post('/api/v1/courses', { title: `Course ${randomUUID().slice(0, 6)}` })
-  expect(r.status).toBe(201)
-  const id = r.body.data.id as string
-  const modules: { id: string; title: string }[] = []
-  for (const m of o.modules ?? []) {
-    const added = await t.api.post(`/api/v1/courses/${id}/modules`, m)
-    expect(added.status).toBe(201)
-    modules.push(added.body.data)
-  }
-  if (o.publish ?? true) {
-    expect((await t.api.patch(`/api/v1/courses/${id}`, { status: 'published' })).status).toBe(200)
-  }
-  if (o.settings) await configureCourse(t.tenant, id, o.settings)
-  return { id, title: r.body.data.title as string, modules }
-}
+import { newTenant, type TestTenant } from '../helpers/tenants.ts'
+import { user, course } from '../helpers/learning.ts'
 
 interface EnrollmentView {
   id: string
