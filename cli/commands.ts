@@ -24,6 +24,7 @@ import * as learner from '../shared/services/learner-service.ts'
 import * as webhooks from '../shared/services/webhooks-service.ts'
 import type { WebhookDelivery, WebhookEndpoint } from '../shared/domain/webhooks/webhook.ts'
 import { deliveryStatuses, type DeliveryStatus } from '../shared/domain/webhooks/webhook.ts'
+import { lrsCommands } from './lrs-commands.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
 import * as users from '../shared/services/users-service.ts'
@@ -402,10 +403,14 @@ const webhookCommands: Record<string, Command> = {
 
 export async function run(args: Parsed): Promise<unknown> {
   const name = args.words.slice(0, 2).join(' ')
-  const command = commands[name] ?? courseCommands[name] ?? learnerCommands[name] ?? webhookCommands[name]
+  const groupsOfCommands = [commands, courseCommands, learnerCommands, webhookCommands, lrsCommands]
+  const command = groupsOfCommands.map((g) => g[name]).find((c) => c !== undefined)
   if (!command) {
     throw new UsageError(
-      `Unknown command "${name}". Commands: ${[...Object.keys(commands), ...Object.keys(courseCommands), ...Object.keys(learnerCommands), ...Object.keys(webhookCommands)].sort().join('; ')}`,
+      `Unknown command "${name}". Commands: ${groupsOfCommands
+        .flatMap((g) => Object.keys(g))
+        .sort()
+        .join('; ')}`,
     )
   }
   return command(args.flags)

@@ -14,6 +14,7 @@ function pointAtLocalStack(): void {
   process.env.LMS_S3_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
   process.env.LMS_LOG_LEVEL ||= 'silent'
   process.env.LMS_WEBHOOKS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-webhooks`
+  process.env.LMS_XAPI_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-xapi`
 }
 
 async function main(): Promise<number> {

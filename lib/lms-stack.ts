@@ -33,7 +33,7 @@ export interface LmsStackProps extends StackProps {
 }
 
 /** Route groups that only read the table (everything else writes: counters, rate limits). */
-const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'fallback'])
+const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback'])
 
 export class LmsStack extends Stack {
   readonly table: TableV2
@@ -48,6 +48,8 @@ export class LmsStack extends Stack {
   ): void {
     const webhooks = queues.get('webhooks')
     if (!webhooks) throw new Error('The webhooks queue is missing')
+    const xapi = queues.get('xapi')
+    if (!xapi) throw new Error('The xapi queue is missing')
     const secret = new Secret(this, 'EncryptionSecret', {
       description: 'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
@@ -55,6 +57,7 @@ export class LmsStack extends Stack {
     const env = {
       ...environment,
       LMS_WEBHOOKS_QUEUE_URL: webhooks.queueUrl,
+      LMS_XAPI_QUEUE_URL: xapi.queueUrl,
       LMS_ENCRYPTION_SECRET_ARN: secret.secretArn,
     }
     const worker = (name: string, timeout: Duration) =>
@@ -67,6 +70,7 @@ export class LmsStack extends Stack {
     const relay = worker('outbox-relay', Duration.seconds(60))
     relay.bindTable(this.table, 'readWrite')
     webhooks.grantSendMessages(relay)
+    xapi.grantSendMessages(relay)
     relay.addEventSource(
       new DynamoEventSource(this.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -86,6 +90,7 @@ export class LmsStack extends Stack {
     const sweeper = worker('outbox-sweeper', Duration.seconds(60))
     sweeper.bindTable(this.table, 'readWrite')
     webhooks.grantSendMessages(sweeper)
+    xapi.grantSendMessages(sweeper)
     new Rule(this, 'OutboxSweep', {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(sweeper)],
@@ -96,6 +101,13 @@ export class LmsStack extends Stack {
     webhooks.grantSendMessages(delivery)
     secret.grantRead(delivery)
     delivery.addEventSource(new SqsEventSource(webhooks, { batchSize: 10, reportBatchItemFailures: true }))
+
+    // Statements: the same shape as webhooks (one attempt a message, retries as delayed messages).
+    const statements = worker('xapi-delivery', Duration.seconds(30))
+    statements.bindTable(this.table, 'readWrite')
+    xapi.grantSendMessages(statements)
+    secret.grantRead(statements)
+    statements.addEventSource(new SqsEventSource(xapi, { batchSize: 10, reportBatchItemFailures: true }))
   }
 
   constructor(scope: Construct, id: string, props: LmsStackProps) {

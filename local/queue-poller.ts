@@ -19,6 +19,8 @@ export interface QueuePollerOptions {
   readonly queueUrl: string
   readonly queueArn: string
   readonly handler: Worker
+  /** Receivers polling at once. @default 4 */
+  readonly concurrency?: number
 }
 
 function toEvent(messages: Message[], queueArn: string, region: string): SQSEvent {
@@ -49,7 +51,8 @@ export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   })
   let running = true
-  const loop = (async () => {
+  // Several receivers at once, as the event source mapping scales out concurrent invocations.
+  const receiver = async () => {
     while (running) {
       try {
         const out = await sqs.send(
@@ -77,11 +80,12 @@ export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise
         await new Promise((r) => setTimeout(r, 500))
       }
     }
-  })()
+  }
+  const loops = Array.from({ length: options.concurrency ?? 4 }, receiver)
   return {
     stop: async () => {
       running = false
-      await loop
+      await Promise.all(loops)
     },
   }
 }

@@ -63,7 +63,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     if (!iterator) return
     let out
     try {
-      out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }))
+      out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }))
     } catch (err) {
       if (err instanceof ExpiredIteratorException) iterators.delete(shardId)
       throw err

@@ -2,6 +2,7 @@
 import { handler as relay } from '../functions/workers/outbox-relay/handler.ts'
 import { handler as webhookWorker } from '../functions/workers/webhook-delivery/handler.ts'
 import { handler as sweeper } from '../functions/workers/outbox-sweeper/handler.ts'
+import { handler as xapiWorker } from '../functions/workers/xapi-delivery/handler.ts'
 import { startQueuePoller } from './queue-poller.ts'
 import type { RunningStores } from './stores.ts'
 import { startStreamPoller } from './stream-poller.ts'
@@ -25,15 +26,19 @@ export function startWorkers(options: {
       startSchedule(5000, sweeper),
     )
   }
-  const webhooks = stores.queues.webhooks
-  if (webhooks) {
+  const pollers = [
+    { queue: stores.queues.webhooks, handler: webhookWorker },
+    { queue: stores.queues.xapi, handler: xapiWorker },
+  ]
+  for (const { queue, handler } of pollers) {
+    if (!queue) continue
     stoppers.push(
       startQueuePoller({
         endpoint: stores.emulatorEndpoint,
         region,
-        queueUrl: webhooks.url,
-        queueArn: webhooks.arn,
-        handler: webhookWorker,
+        queueUrl: queue.url,
+        queueArn: queue.arn,
+        handler,
       }),
     )
   }

@@ -49,6 +49,10 @@ export interface Config {
   readonly webhookRetryDelays: readonly number[]
   readonly webhookTimeoutMs: number
   readonly webhooksQueueUrl: string | undefined
+  /** Seconds before statement attempts 2..5 (the spec's 30 s, 1, 2, 4 min; shortened in tests). */
+  readonly xapiRetryDelays: readonly number[]
+  readonly xapiTimeoutMs: number
+  readonly xapiQueueUrl: string | undefined
   /** How old an unrelayed outbox event must be before the sweeper relays it (the stream's backstop). */
   readonly outboxSweepAfterMs: number
 }
@@ -96,6 +100,9 @@ function readConfig(): Config {
     webhookRetryDelays: delays('LMS_WEBHOOK_RETRY_DELAYS', [30, 60, 120, 240]),
     webhookTimeoutMs: int('LMS_WEBHOOK_TIMEOUT_MS', 10_000),
     webhooksQueueUrl: optional('LMS_WEBHOOKS_QUEUE_URL'),
+    xapiRetryDelays: delays('LMS_XAPI_RETRY_DELAYS', [30, 60, 120, 240]),
+    xapiTimeoutMs: int('LMS_XAPI_TIMEOUT_MS', 10_000),
+    xapiQueueUrl: optional('LMS_XAPI_QUEUE_URL'),
     outboxSweepAfterMs: int('LMS_OUTBOX_SWEEP_AFTER_MS', 60_000),
   }
 }

@@ -20,6 +20,9 @@ export type EventType =
   | 'certificate.issued'
   | 'job_role.assigned'
   | 'skill.attained'
+  // Internal: learning activity for statement export; not in the webhook catalog.
+  | 'module.completed'
+  | 'quiz_attempt.graded'
 
 export interface DomainEvent {
   readonly id: string
@@ -46,6 +49,9 @@ export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
         event_id: e.id,
         event: e.event,
         created_at: e.createdAt,
+        // Wall-clock time of the write (created_at may be backdated with --at): what decides
+        // whether a record store connected later may receive it.
+        recorded_at: new Date().toISOString(),
         data: e.data,
         [indexes.gsi1.pk]: keys.pendingOutboxPk,
         [indexes.gsi1.sk]: keys.sortKey(e.createdAt, e.id),

@@ -44,6 +44,51 @@ function findModule(modules: readonly Module[], moduleId: string): Module {
   return module
 }
 
+/**
+ * The learning events a record store is told about (graded attempt, module completed), written
+ * in the activity's own transaction so a statement can never be lost between saved and sent.
+ * Internal events: not in the webhook catalog.
+ */
+function learningEvents(
+  tenant: TenantContext,
+  before: Enrollment,
+  after: Enrollment,
+  change: ActivityChange,
+  attempt?: Enrollment['quizAttempts'][number],
+): TransactItem[] {
+  const ids = {
+    enrollmentId: after.id,
+    userId: after.userId,
+    courseId: after.courseId,
+    moduleId: change.moduleId,
+  }
+  const score = attempt ? { raw: attempt.raw, max: attempt.max, scaled: attempt.scaled } : undefined
+  const items: TransactItem[] = []
+  if (attempt && score) {
+    items.push(
+      outboxPut(
+        tenant,
+        newEvent('quiz_attempt.graded', { ...ids, ...score, passed: attempt.passed }, change.at),
+      ),
+    )
+  }
+  const wasDone = before.modules[change.moduleId]?.status === 'completed'
+  const moduleState = after.modules[change.moduleId]
+  if (!wasDone && moduleState?.status === 'completed') {
+    items.push(
+      outboxPut(
+        tenant,
+        newEvent(
+          'module.completed',
+          { ...ids, score: moduleState.score, attempt: attempt?.passed ? score : null },
+          change.at,
+        ),
+      ),
+    )
+  }
+  return items
+}
+
 /** The activity, and completion when it finishes the last required module. */
 function nextState(
   tenant: TenantContext,
@@ -61,7 +106,7 @@ function nextState(
   }
   let next = applyActivity(current, modules, change)
   if (attempt) next = { ...next, quizAttempts: [...next.quizAttempts, attempt] }
-  const extra: TransactItem[] = []
+  const extra: TransactItem[] = learningEvents(tenant, current, next, change, attempt)
   if (isComplete(modules, next.modules)) {
     const certificateId = randomUUID()
     next = completeEnrollment(next, change.at, certificateId, validityDays)

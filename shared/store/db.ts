@@ -7,6 +7,7 @@ import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -15,6 +16,7 @@ import {
   type BatchGetCommandOutput,
   type BatchWriteCommandInput,
   type BatchWriteCommandOutput,
+  type DeleteCommandInput,
   type GetCommandInput,
   type PutCommandInput,
   type QueryCommandInput,
@@ -103,6 +105,19 @@ export async function putItem(input: WithoutTable<PutCommandInput>): Promise<voi
     recordDbCall('PutItem', out.ConsumedCapacity)
   } catch (err) {
     mapInfrastructureError(err)
+  }
+}
+
+/** @returns the deleted item's attributes when `ReturnValues: 'ALL_OLD'` asked for them. */
+export async function deleteItem(input: WithoutTable<DeleteCommandInput>): Promise<Item | undefined> {
+  try {
+    const out = await doc.send(
+      new DeleteCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
+    recordDbCall('DeleteItem', out.ConsumedCapacity)
+    return out.Attributes
+  } catch (err) {
+    return mapInfrastructureError(err)
   }
 }
 

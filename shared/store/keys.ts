@@ -93,6 +93,14 @@ export const keys = {
     sk: `WHDELIVERY#${deliveryId}`,
   }),
   webhookDeliveryPrefix: 'WHDELIVERY#',
+  /** The tenant's one record-store (LRS) connection; deleting it stops statement export. */
+  lrsConnection: (t: TenantContext): Key => ({ pk: tp(t), sk: 'LRS#CONNECTION' }),
+  /** A statement's delivery-log row, addressed by the statement id (fixed per source event). */
+  xapiStatement: (t: TenantContext, statementId: string): Key => ({
+    pk: tp(t),
+    sk: `XAPISTMT#${statementId}`,
+  }),
+  xapiStatementPrefix: 'XAPISTMT#',
   /** Where the local stream relay resumes a shard after a restart (Lambda keeps its own). */
   relayCheckpoint: (shardId: string): Key => ({ pk: 'RELAY#CHECKPOINT', sk: shardId }),
 

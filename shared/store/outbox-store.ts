@@ -36,11 +36,14 @@ export async function listOutboxNotifications(tenant: TenantContext): Promise<No
 export interface PendingEvent {
   readonly tenantId: string
   readonly event: DomainEvent
+  /** When the change was saved (wall clock); older items fall back to their event time. */
+  readonly recordedAt: string
 }
 
 export function toPendingEvent(item: Item): PendingEvent {
   return {
     tenantId: item.tenant_id as string,
+    recordedAt: (item.recorded_at as string | undefined) ?? (item.created_at as string),
     event: {
       id: item.event_id as string,
       event: item.event as EventType,

@@ -1,3 +1,4 @@
+import { config } from '../config.ts'
 import type { PlanId } from '../domain/errors.ts'
 import type { Tenant, TenantContext, TenantKind, TenantStatus } from '../domain/tenants/tenant.ts'
 import { getItem, transact, TransactionConditionFailed, updateItem, type Item } from './db.ts'
@@ -23,9 +24,20 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
   return item ? toTenant(item) : undefined
 }
 
+const byId = new Map<string, { tenant: Tenant; until: number }>()
+
+/**
+ * The tenant of a tenant id (workers get ids, not hosts). Like the tenant from Host, reused for
+ * LMS_TENANT_CACHE_MS by a warm container.
+ */
 export async function getTenantById(id: string): Promise<Tenant | undefined> {
+  const now = Date.now()
+  const hit = byId.get(id)
+  if (hit && hit.until > now) return hit.tenant
   const pointer = await getItem(keys.tenantIdToSlug(id))
-  return pointer ? getTenantBySlug(pointer.slug as string) : undefined
+  const tenant = pointer ? await getTenantBySlug(pointer.slug as string) : undefined
+  if (tenant && config.tenantCacheMs > 0) byId.set(id, { tenant, until: now + config.tenantCacheMs })
+  return tenant
 }
 
 export class SlugTakenError extends Error {}

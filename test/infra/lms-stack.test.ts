@@ -84,7 +84,7 @@ const allows = (actions: readonly string[], wanted: string): boolean =>
   )
 
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']
-const readOnlyGroups: readonly RouteGroup[] = ['plans', 'fallback']
+const readOnlyGroups: readonly RouteGroup[] = ['plans', 'docs', 'fallback']
 
 afterAll(() => {
   for (const dir of outdirs) rmSync(dir, { recursive: true, force: true })
@@ -188,7 +188,7 @@ describe('Construct: LmsStack', () => {
     // Assess
     expect(new Set(routeGroups).size).toBe(routeGroups.length)
     expect([...stack.functions.keys()].sort()).toEqual([...routeGroups].sort())
-    const workers = ['outbox-relay', 'outbox-sweeper', 'webhook-delivery']
+    const workers = ['outbox-relay', 'outbox-sweeper', 'webhook-delivery', 'xapi-delivery']
     template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length)
     expect(Object.keys(matching)).toHaveLength(routeGroups.length + workers.length)
     expect(Object.keys(matching)).toEqual(
@@ -216,6 +216,17 @@ describe('Construct: LmsStack', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       EventSourceArn: Match.anyValue(),
     })
+    const queueId = (name: string) =>
+      Object.entries(template.findResources('AWS::SQS::Queue')).find(
+        ([, q]) => (q as { Properties: { QueueName?: string } }).Properties.QueueName === name,
+      )?.[0]
+    for (const name of ['lms-webhooks', 'lms-xapi']) {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        EventSourceArn: { 'Fn::GetAtt': [queueId(name), 'Arn'] },
+      })
+    }
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' })
     template.resourceCountIs('AWS::SecretsManager::Secret', 1)
     template.hasResourceProperties('AWS::IAM::Policy', {

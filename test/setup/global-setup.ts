@@ -16,6 +16,7 @@ declare module 'vitest' {
     emulatorPort: string
     encryptionKey: string
     webhooksQueueUrl: string
+    xapiQueueUrl: string
   }
 }
 
@@ -32,6 +33,14 @@ function freePort(): Promise<number> {
 }
 
 let child: ChildProcess | undefined
+
+interface ReadyLine {
+  url: string
+  dynamodb: string
+  emulator: string
+  webhooksQueue: string
+  xapiQueue: string
+}
 
 export async function setup(project: TestProject): Promise<void> {
   const [port, dynamoPort, emulatorPort] = [await freePort(), await freePort(), await freePort()]
@@ -51,26 +60,24 @@ export async function setup(project: TestProject): Promise<void> {
       LMS_ALLOW_LOOPBACK_TARGETS: '1',
       LMS_WEBHOOK_RETRY_DELAYS: '1,1,1,1',
       LMS_WEBHOOK_TIMEOUT_MS: '1500',
+      LMS_XAPI_RETRY_DELAYS: '1,1,1,1',
+      LMS_XAPI_TIMEOUT_MS: '1500',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  const ready = await new Promise<{ url: string; dynamodb: string; emulator: string; webhooksQueue: string }>(
-    (resolve, reject) => {
-      let buffer = ''
-      const timer = setTimeout(() => reject(new Error('the local stack did not start within 90 s')), 90_000)
-      child?.stdout?.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString()
-        for (const line of buffer.split('\n')) {
-          if (!line.includes('"msg":"ready"')) continue
-          clearTimeout(timer)
-          resolve(
-            JSON.parse(line) as { url: string; dynamodb: string; emulator: string; webhooksQueue: string },
-          )
-        }
-      })
-      child?.once('exit', (code) => reject(new Error(`the local stack exited with code ${code}`)))
-    },
-  )
+  const ready = await new Promise<ReadyLine>((resolve, reject) => {
+    let buffer = ''
+    const timer = setTimeout(() => reject(new Error('the local stack did not start within 90 s')), 90_000)
+    child?.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString()
+      for (const line of buffer.split('\n')) {
+        if (!line.includes('"msg":"ready"')) continue
+        clearTimeout(timer)
+        resolve(JSON.parse(line) as ReadyLine)
+      }
+    })
+    child?.once('exit', (code) => reject(new Error(`the local stack exited with code ${code}`)))
+  })
   project.provide('gatewayUrl', ready.url)
   project.provide('dynamoEndpoint', ready.dynamodb)
   project.provide('emulatorEndpoint', ready.emulator)
@@ -78,6 +85,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('emulatorPort', String(emulatorPort))
   project.provide('encryptionKey', encryptionKey)
   project.provide('webhooksQueueUrl', ready.webhooksQueue)
+  project.provide('xapiQueueUrl', ready.xapiQueue)
 }
 
 export async function teardown(): Promise<void> {

@@ -11,3 +11,6 @@ process.env.LMS_ALLOW_LOOPBACK_TARGETS = '1'
 process.env.LMS_WEBHOOKS_QUEUE_URL = inject('webhooksQueueUrl')
 process.env.LMS_WEBHOOK_RETRY_DELAYS = '1,1,1,1'
 process.env.LMS_WEBHOOK_TIMEOUT_MS = '1500'
+process.env.LMS_XAPI_QUEUE_URL = inject('xapiQueueUrl')
+process.env.LMS_XAPI_RETRY_DELAYS = '1,1,1,1'
+process.env.LMS_XAPI_TIMEOUT_MS = '1500'

@@ -1,41 +1,60 @@
 /**
  * The outbox relay: DynamoDB Streams → deliveries and SQS. In AWS a stream event source mapping
  * invokes it; locally the stream poller of `npm start` reads DynamoDB Local's stream and calls
- * this same handler. Records it cannot relay are reported, so the stream retries them (and the
- * sweeper, `functions/workers/outbox-sweeper`, catches anything the stream never relays).
+ * this same handler. Events of a batch are relayed concurrently (fan-out is idempotent and no
+ * order is promised to receivers); on a failure the earliest failed record is reported, so the
+ * stream retries from there (and the sweeper catches anything the stream never relays).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 import { log } from '../../../shared/log.ts'
 import { relay } from '../../../shared/services/relay-service.ts'
 import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox-store.ts'
 
-export const handler = async (stream: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  for (const record of stream.Records) {
-    const image = record.dynamodb?.NewImage
-    // Only outbox events matter; everything else on the table's stream is passed over unread.
-    if (record.eventName !== 'INSERT' || image?.type?.S !== 'event') continue
-    let pending: PendingEvent
-    try {
-      pending = toPendingEvent(unmarshall(image as Record<string, AttributeValue>))
-    } catch (err) {
-      log('error', 'unreadable outbox record skipped', {
-        sequenceNumber: record.dynamodb?.SequenceNumber,
-        errorName: String(err),
-      })
-      continue
-    }
-    try {
-      await relay(pending)
-    } catch (err) {
-      log('error', 'relay failed', {
-        eventId: pending.event.id,
-        errorName: err instanceof Error ? err.name : 'Error',
-      })
-      // Stop here: this record and the ones after it are retried, in order.
-      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] }
-    }
+const CONCURRENCY = 16
+
+function pendingOf(record: DynamoDBRecord): PendingEvent | undefined {
+  const image = record.dynamodb?.NewImage
+  // Only outbox events matter; everything else on the table's stream is passed over unread.
+  if (record.eventName !== 'INSERT' || image?.type?.S !== 'event') return undefined
+  try {
+    return toPendingEvent(unmarshall(image as Record<string, AttributeValue>))
+  } catch (err) {
+    log('error', 'unreadable outbox record skipped', {
+      sequenceNumber: record.dynamodb?.SequenceNumber,
+      errorName: String(err),
+    })
+    return undefined
   }
-  return { batchItemFailures: [] }
+}
+
+export const handler = async (stream: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const work = stream.Records.flatMap((record, index) => {
+    const pending = pendingOf(record)
+    return pending ? [{ index, record, pending }] : []
+  })
+  let firstFailed: number | undefined
+  let next = 0
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, work.length) }, async () => {
+      while (next < work.length) {
+        const item = work[next++]
+        if (!item) return
+        try {
+          await relay(item.pending)
+        } catch (err) {
+          log('error', 'relay failed', {
+            eventId: item.pending.event.id,
+            errorName: err instanceof Error ? err.name : 'Error',
+          })
+          if (firstFailed === undefined || item.index < firstFailed) firstFailed = item.index
+        }
+      }
+    }),
+  )
+  if (firstFailed === undefined) return { batchItemFailures: [] }
+  return {
+    batchItemFailures: [{ itemIdentifier: stream.Records[firstFailed]?.dynamodb?.SequenceNumber ?? '' }],
+  }
 }

@@ -1,0 +1,95 @@
+/** `lms lrs ...`: the record-store connection, its test, the delivery log and retries. */
+import { isIdentityMode, identityModes, type LrsConnection } from '../shared/domain/xapi/connection.ts'
+import {
+  isStatementStatus,
+  statementStatuses,
+  type StatementDelivery,
+} from '../shared/domain/xapi/delivery.ts'
+import * as lrs from '../shared/services/lrs-connection-service.ts'
+import * as tenants from '../shared/services/tenants-service.ts'
+import * as xapi from '../shared/services/xapi-service.ts'
+import { required, UsageError } from './args.ts'
+
+type Flags = ReadonlyMap<string, string>
+type Command = (flags: Flags) => Promise<unknown>
+
+const ACTOR = 'operator-cli'
+const tenantOf = (flags: Flags) => tenants.requireTenant(required(flags, 'tenant'))
+
+/** The connection as printed: never the secret, sealed or not. */
+function connectionView(c: LrsConnection) {
+  return {
+    endpoint: c.endpoint,
+    key: c.key,
+    identity_mode: c.identityMode,
+    connected_at: c.connectedAt,
+    updated_at: c.updatedAt,
+  }
+}
+
+function statementView(s: StatementDelivery) {
+  return {
+    id: s.id,
+    status: s.status,
+    verb: s.verb,
+    object_id: s.objectId,
+    user_id: s.userId,
+    enrollment_id: s.enrollmentId,
+    event_id: s.eventId,
+    attempts: s.attempts,
+    http_status: s.httpStatus,
+    reason: s.reason,
+    manual_retries: s.manualRetries,
+    statement: s.body,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+  }
+}
+
+/** A flag given with an empty value (`--secret ''`) reads as blank: keep what is saved. */
+function blankable(flags: Flags, name: string): string | undefined {
+  const v = flags.get(name)
+  return v === undefined || v === '' ? undefined : v
+}
+
+export const lrsCommands: Record<string, Command> = {
+  'lrs connect': async (f) => {
+    const mode = f.get('identity-mode')
+    if (mode !== undefined && !isIdentityMode(mode)) {
+      throw new UsageError(`--identity-mode takes ${identityModes.join(' or ')}`)
+    }
+    const connection = await lrs.connect(
+      await tenantOf(f),
+      {
+        endpoint: required(f, 'endpoint'),
+        key: blankable(f, 'key'),
+        secret: blankable(f, 'secret'),
+        identityMode: mode,
+      },
+      ACTOR,
+    )
+    return connectionView(connection)
+  },
+  'lrs test': async (f) => {
+    const result = await lrs.testConnection(await tenantOf(f))
+    return { ok: result.ok, http_status: result.httpStatus, ...(result.ok ? {} : { reason: result.reason }) }
+  },
+  'lrs disconnect': async (f) => ({ disconnected_at: await lrs.disconnect(await tenantOf(f), ACTOR) }),
+  'lrs log': async (f) => {
+    const status = f.get('status')
+    if (status !== undefined && !isStatementStatus(status)) {
+      throw new UsageError(`--status takes ${statementStatuses.join(', ')}`)
+    }
+    return { data: (await xapi.listLog(await tenantOf(f), status)).map(statementView) }
+  },
+  'lrs retry': async (f) => {
+    const id = f.get('id')
+    const all = f.get('all') === 'true'
+    if ((id === undefined) === !all) throw new UsageError('lrs retry takes --id ID or --all')
+    const tenant = await tenantOf(f)
+    const requeued = id
+      ? await xapi.retryStatement(tenant, id, ACTOR)
+      : await xapi.retryAllFailed(tenant, ACTOR)
+    return { requeued: requeued.length, ids: requeued }
+  },
+}

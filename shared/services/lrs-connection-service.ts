@@ -1,0 +1,111 @@
+/**
+ * The record-store (LRS) connection: connect (or update), the read-only connection test, and
+ * disconnect. The secret is sealed at rest and never returned; the endpoint passes the SSRF guard
+ * when saved and again whenever it is called.
+ */
+import { randomUUID } from 'node:crypto'
+import { config } from '../config.ts'
+import { open, seal } from '../crypto/secret-box.ts'
+import { NotFoundError, ValidationError } from '../domain/errors.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import {
+  basicAuth,
+  normalizeEndpoint,
+  statementsUrl,
+  type IdentityMode,
+  type LrsConnection,
+} from '../domain/xapi/connection.ts'
+import { XAPI_VERSION } from '../domain/xapi/statement.ts'
+import { sendOutbound } from '../net/outbound-http.ts'
+import { checkTarget, UnsafeTargetError } from '../net/ssrf-guard.ts'
+import { writeAudit } from '../store/audit-store.ts'
+import { deleteConnection, getConnection, putConnection } from '../store/xapi-store.ts'
+
+const nowIso = () => new Date().toISOString()
+export const lrsGuard = () => ({ allowLoopback: config.allowLoopbackTargets })
+
+export interface ConnectInput {
+  readonly endpoint: string
+  /** Blank keeps the saved key (required on first save). */
+  readonly key?: string
+  /** Blank keeps the saved secret (required on first save). */
+  readonly secret?: string
+  /** Unset keeps the saved mode (anonymous on first save). */
+  readonly identityMode?: IdentityMode
+}
+
+export async function connect(
+  tenant: TenantContext,
+  input: ConnectInput,
+  actor: string,
+  at = nowIso(),
+): Promise<LrsConnection> {
+  const endpoint = normalizeEndpoint(input.endpoint)
+  try {
+    await checkTarget(endpoint, lrsGuard())
+  } catch (err) {
+    if (err instanceof UnsafeTargetError) throw new ValidationError('endpoint', `endpoint: ${err.reason}`)
+    throw err
+  }
+  const saved = await getConnection(tenant)
+  const key = input.key?.trim() || saved?.key
+  if (!key) throw new ValidationError('key', 'key is required when connecting for the first time')
+  if (!input.secret && !saved) {
+    throw new ValidationError('secret', 'secret is required when connecting for the first time')
+  }
+  const connection: LrsConnection = {
+    id: saved?.id ?? randomUUID(),
+    endpoint,
+    key,
+    sealedSecret: input.secret ? await seal(input.secret) : (saved?.sealedSecret ?? ''),
+    identityMode: input.identityMode ?? saved?.identityMode ?? 'anonymous',
+    connectedAt: saved?.connectedAt ?? at,
+    updatedAt: at,
+  }
+  await putConnection(tenant, connection)
+  await writeAudit(tenant, {
+    action: saved ? 'lrs.update' : 'lrs.connect',
+    actor,
+    details: { endpoint, identityMode: connection.identityMode, secretChanged: Boolean(input.secret) },
+    createdAt: at,
+  })
+  return connection
+}
+
+export async function requireConnection(tenant: TenantContext): Promise<LrsConnection> {
+  const c = await getConnection(tenant)
+  if (!c) throw new NotFoundError('lrs_connection')
+  return c
+}
+
+export interface ConnectionTest {
+  readonly ok: boolean
+  readonly httpStatus: number | null
+  readonly reason: string | null
+}
+
+/** One read-only `GET /statements?limit=1`; a write-only key answering 2xx is enough. */
+export async function testConnection(tenant: TenantContext): Promise<ConnectionTest> {
+  const c = await requireConnection(tenant)
+  const result = await sendOutbound({
+    url: statementsUrl(c.endpoint, 'limit=1'),
+    method: 'GET',
+    headers: {
+      authorization: basicAuth(c.key, await open(c.sealedSecret)),
+      'x-experience-api-version': XAPI_VERSION,
+      accept: 'application/json',
+    },
+    timeoutMs: config.xapiTimeoutMs,
+    guard: lrsGuard(),
+  })
+  if (result.kind === 'failure') return { ok: false, httpStatus: null, reason: result.reason }
+  const ok = result.status >= 200 && result.status < 300
+  return { ok, httpStatus: result.status, reason: ok ? null : `http_${result.status}` }
+}
+
+/** Deletes the credentials; the worker refuses every later attempt, so export stops at once. */
+export async function disconnect(tenant: TenantContext, actor: string, at = nowIso()): Promise<string> {
+  if (!(await deleteConnection(tenant))) throw new NotFoundError('lrs_connection')
+  await writeAudit(tenant, { action: 'lrs.disconnect', actor, details: {}, createdAt: at })
+  return at
+}

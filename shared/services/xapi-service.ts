@@ -1,0 +1,224 @@
+/**
+ * Statement export: the relay's fan-out (an outbox event → one delivery-log row and a queue
+ * message, only while a record store is connected), the worker's attempts, the log, and retries.
+ */
+import { config } from '../config.ts'
+import { open } from '../crypto/secret-box.ts'
+import { NotFoundError, RuleViolationError } from '../domain/errors.ts'
+import type { Tenant, TenantContext } from '../domain/tenants/tenant.ts'
+import { basicAuth, statementsUrl } from '../domain/xapi/connection.ts'
+import {
+  classify,
+  MAX_ATTEMPTS,
+  retryDelay,
+  RETRY_ALL_LIMIT,
+  type StatementDelivery,
+  type StatementStatus,
+} from '../domain/xapi/delivery.ts'
+import {
+  actorFor,
+  buildStatement,
+  portalBase,
+  statementIdFor,
+  statementSourceOf,
+  XAPI_VERSION,
+} from '../domain/xapi/statement.ts'
+import { sendOutbound } from '../net/outbound-http.ts'
+import { sendMessage } from '../queue/sqs.ts'
+import { writeAudit } from '../store/audit-store.ts'
+import type { PendingEvent } from '../store/outbox-store.ts'
+import { getUser } from '../store/users-store.ts'
+import {
+  claimAttempt,
+  getConnection,
+  getStatement,
+  insertStatement,
+  listFailedStatements,
+  listStatements,
+  recordAttempt,
+  requeueFailed,
+} from '../store/xapi-store.ts'
+import { lrsGuard, requireConnection } from './lrs-connection-service.ts'
+
+const nowIso = () => new Date().toISOString()
+
+export interface XapiMessage {
+  readonly tenantId: string
+  readonly statementId: string
+  readonly attempt: number
+}
+
+function enqueue(tenantId: string, statementId: string, attempt: number, delaySeconds = 0) {
+  return sendMessage(
+    config.xapiQueueUrl,
+    { tenantId, statementId, attempt } satisfies XapiMessage,
+    delaySeconds,
+  )
+}
+
+/**
+ * The relay's fan-out: a statement for an event that makes one, when a record store is connected
+ * and was connected before the change was saved (no back-fill). The body is serialised here,
+ * once; the row is written with `attribute_not_exists` and the message sent even when it existed
+ * (a relay that died between the two must not lose it). @returns 1 when a statement was made.
+ */
+export async function fanOutStatements(
+  tenant: Tenant,
+  pending: PendingEvent,
+  at = nowIso(),
+): Promise<number> {
+  const source = statementSourceOf(pending.event)
+  if (!source) return 0
+  const connection = await getConnection(tenant)
+  if (!connection || pending.recordedAt < connection.connectedAt) return 0
+  const portal = portalBase(tenant.slug, config.serviceHost)
+  const email =
+    connection.identityMode === 'email' ? (await getUser(tenant, source.userId))?.email : undefined
+  const id = statementIdFor(pending.event.id)
+  const built = buildStatement({
+    source,
+    statementId: id,
+    timestamp: pending.event.createdAt,
+    portal,
+    actor: actorFor(connection.identityMode, portal, source.userId, email),
+  })
+  const inserted = await insertStatement(tenant, {
+    id,
+    eventId: pending.event.id,
+    connectionId: connection.id,
+    verb: built.verb,
+    objectId: built.objectId,
+    userId: source.userId,
+    enrollmentId: source.enrollmentId,
+    status: 'pending',
+    attempts: 0,
+    httpStatus: null,
+    reason: null,
+    body: built.body,
+    manualRetries: 0,
+    createdAt: at,
+    updatedAt: at,
+  })
+  if (!inserted) {
+    // Seen before: re-send only while the first attempt is still unclaimed.
+    const existing = await getStatement(tenant, id)
+    if (!existing || existing.status !== 'pending' || existing.attempts !== 0) return 1
+  }
+  await enqueue(tenant.id, id, 1)
+  return 1
+}
+
+/**
+ * One attempt. A duplicate message (the attempt already claimed) does nothing. A statement
+ * whose connection is gone (disconnected, or replaced by a new connection) fails at once with
+ * reason `disconnected`. A retryable failure with attempts left schedules the next attempt
+ * through the queue's delivery delay, never by sleeping.
+ */
+export async function attemptStatement(
+  tenant: TenantContext,
+  msg: XapiMessage,
+  at = nowIso(),
+): Promise<void> {
+  const row = await getStatement(tenant, msg.statementId)
+  if (!row || row.status !== 'pending' || row.attempts !== msg.attempt - 1) return
+  if (!(await claimAttempt(tenant, row.id, msg.attempt, at))) return
+  const connection = await getConnection(tenant)
+  if (!connection || connection.id !== row.connectionId) {
+    await recordAttempt(
+      tenant,
+      row.id,
+      msg.attempt,
+      { status: 'failed', httpStatus: null, reason: 'disconnected' },
+      at,
+    )
+    return
+  }
+  const result = await sendOutbound({
+    url: statementsUrl(connection.endpoint, `statementId=${encodeURIComponent(row.id)}`),
+    method: 'PUT',
+    headers: {
+      'content-type': 'application/json',
+      'x-experience-api-version': XAPI_VERSION,
+      authorization: basicAuth(connection.key, await open(connection.sealedSecret)),
+    },
+    body: Buffer.from(row.body, 'utf8'),
+    timeoutMs: config.xapiTimeoutMs,
+    guard: lrsGuard(),
+  })
+  const outcome = classify(result)
+  const status: StatementStatus =
+    outcome.kind === 'delivered'
+      ? 'delivered'
+      : outcome.kind === 'stop' || msg.attempt >= MAX_ATTEMPTS
+        ? 'failed'
+        : 'pending'
+  await recordAttempt(
+    tenant,
+    row.id,
+    msg.attempt,
+    {
+      status,
+      httpStatus: result.kind === 'response' ? result.status : null,
+      reason: outcome.kind === 'delivered' ? null : outcome.reason,
+    },
+    nowIso(),
+  )
+  const delay = retryDelay(msg.attempt, config.xapiRetryDelays)
+  if (status === 'pending' && delay !== undefined) {
+    await enqueue(tenant.id, row.id, msg.attempt + 1, delay)
+  }
+}
+
+export async function listLog(tenant: TenantContext, status?: StatementStatus): Promise<StatementDelivery[]> {
+  return (await listStatements(tenant))
+    .filter((s) => !status || s.status === status)
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+}
+
+/**
+ * Re-queues failed statements (the same row, statement id and bytes; a record store treats the
+ * same id as the same statement) for the current connection. Refused when none is connected.
+ */
+async function requeue(
+  tenant: TenantContext,
+  rows: readonly StatementDelivery[],
+  actor: string,
+  at: string,
+): Promise<string[]> {
+  const connection = await requireConnection(tenant).catch((err: unknown) => {
+    if (err instanceof NotFoundError) {
+      throw new RuleViolationError('lrs.not_connected', 'No record store is connected')
+    }
+    throw err
+  })
+  const requeued: string[] = []
+  for (const row of rows) {
+    if (!(await requeueFailed(tenant, row.id, connection.id, at))) continue
+    await enqueue(tenant.id, row.id, 1)
+    requeued.push(row.id)
+  }
+  await writeAudit(tenant, { action: 'lrs.retry', actor, details: { count: requeued.length }, createdAt: at })
+  return requeued
+}
+
+export async function retryStatement(
+  tenant: TenantContext,
+  id: string,
+  actor: string,
+  at = nowIso(),
+): Promise<string[]> {
+  const row = await getStatement(tenant, id)
+  if (!row) throw new NotFoundError('xapi_statement')
+  if (row.status !== 'failed') {
+    throw new RuleViolationError(
+      'xapi_statement.not_failed',
+      `The statement is ${row.status}; only failed ones are retried`,
+    )
+  }
+  return requeue(tenant, [row], actor, at)
+}
+
+/** Every failed statement, up to 500 a call (run again for the rest). */
+export async function retryAllFailed(tenant: TenantContext, actor: string, at = nowIso()): Promise<string[]> {
+  return requeue(tenant, await listFailedStatements(tenant, RETRY_ALL_LIMIT), actor, at)
+}
