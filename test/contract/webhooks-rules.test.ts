@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest'
+import type { SQSEvent } from 'aws-lambda'
+import { handler as webhookWorker } from '../../functions/workers/webhook-delivery/handler.ts'
+import { config } from '../../shared/config.ts'
+import { retryDelay } from '../../shared/domain/webhooks/webhook.ts'
+import { newEvent } from '../../shared/events/outbox.ts'
+import { updateTenant } from '../../shared/services/tenants-service.ts'
+import {
+  createEndpoint,
+  deleteEndpoint,
+  fanOut,
+  listDeliveries,
+  listLiveEndpoints,
+} from '../../shared/services/webhooks-service.ts'
+import { getEndpoint } from '../../shared/store/webhooks-store.ts'
+import { startReceiver } from '../helpers/receiver.ts'
+import { newTenant } from '../helpers/tenants.ts'
+
+describe('Webhooks: endpoints and secrets', () => {
+  it('stores the secret sealed, and a re-created endpoint gets a new secret', async () => {
+    const t = await newTenant()
+    const first = await createEndpoint(t.tenant, 'https://127.0.0.1:9/hook', ['user.created'])
+    const stored = await getEndpoint(t.tenant, first.endpoint.id)
+    expect(first.secret).toMatch(/^whsec_/)
+    expect(stored?.sealedSecret).not.toContain(first.secret)
+    expect(stored?.sealedSecret.startsWith('v1.')).toBe(true)
+    await deleteEndpoint(t.tenant, first.endpoint.id)
+    expect((await getEndpoint(t.tenant, first.endpoint.id))?.sealedSecret).toBe('')
+    const again = await createEndpoint(t.tenant, 'https://127.0.0.1:9/hook', ['user.created'])
+    expect(again.secret).not.toBe(first.secret)
+  })
+
+  it('keeps existing endpoints listed and deletable after a downgrade below Growth', async () => {
+    const t = await newTenant()
+    const { endpoint } = await createEndpoint(t.tenant, 'https://127.0.0.1:9/hook', ['user.created'])
+    await updateTenant(t.slug, { plan: 'starter' })
+    const starter = { ...t.tenant, plan: 'starter' as const }
+    expect((await listLiveEndpoints(starter)).map((e) => e.id)).toEqual([endpoint.id])
+    await deleteEndpoint(starter, endpoint.id)
+    expect(await listLiveEndpoints(starter)).toEqual([])
+  })
+})
+
+describe('Webhooks: at-least-once relay and worker', () => {
+  it('creates one delivery for an event relayed twice', async () => {
+    const t = await newTenant()
+    const r = await startReceiver(() => ({ status: 500 }))
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['course.published'])
+    const event = newEvent('course.published', { courseId: 'c1', title: 'T' }, new Date().toISOString())
+    await Promise.all([fanOut(t.tenant, event), fanOut(t.tenant, event)])
+    await fanOut(t.tenant, event)
+    expect(await listDeliveries(t.tenant, {})).toHaveLength(1)
+    await r.close()
+  })
+
+  it('reports a message it cannot process as a batch item failure, and only that one', async () => {
+    const record = (messageId: string, body: string) => ({
+      messageId,
+      receiptHandle: messageId,
+      body,
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: '0',
+        SenderId: 'x',
+        ApproximateFirstReceiveTimestamp: '0',
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-webhooks',
+      awsRegion: 'us-east-1',
+    })
+    const event: SQSEvent = {
+      Records: [
+        record(
+          'good',
+          JSON.stringify({ tenantId: '00000000-0000-4000-8000-000000000000', deliveryId: 'x', attempt: 1 }),
+        ),
+        record('bad', '{not json'),
+      ],
+    }
+    expect(await webhookWorker(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad' }] })
+  })
+
+  it('waits about 30 s, 1, 2 and 4 min between attempts by default, and stops after the fifth', () => {
+    const defaults = [30, 60, 120, 240]
+    expect([1, 2, 3, 4].map((n) => retryDelay(n, defaults))).toEqual([30, 60, 120, 240])
+    expect(retryDelay(5, defaults)).toBeUndefined()
+    // The tests run with shortened delays; the deployed default is the spec's.
+    expect(config.webhookRetryDelays).toHaveLength(4)
+  })
+})
+
+describe('Webhooks: redirects', () => {
+  it('never follows a redirect: the attempt fails and the redirect target is never called', async () => {
+    const target = await startReceiver()
+    const t = await newTenant()
+    const r = await startReceiver(() => ({ status: 302, redirect: `${target.url}/elsewhere` }))
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await t.api.post('/api/v1/users', {
+      email: 'redirect@example.com',
+      first_name: 'R',
+      last_name: 'D',
+      role: 'learner',
+    })
+    await r.waitFor(2)
+    const [d] = await listDeliveries(t.tenant, {})
+    expect(d).toMatchObject({ httpStatus: 302, reason: 'http_302' })
+    expect(target.requests).toHaveLength(0)
+    await Promise.all([r.close(), target.close()])
+  })
+})
