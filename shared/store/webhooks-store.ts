@@ -6,6 +6,7 @@ import type { EventType } from '../events/outbox.ts'
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks/webhook.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { getItem, isConditionalCheckFailed, putItem, queryAll, updateItem, type Item } from './db.ts'
+import { claimAttemptOn, recordOutcomeOn } from './attempts.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
 
 /** Deliveries stay viewable for 30 days. */
@@ -133,34 +134,17 @@ export async function listDeliveries(tenant: TenantContext): Promise<WebhookDeli
 }
 
 /** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished delivery. */
-export async function claimAttempt(
+export function claimAttempt(
   tenant: TenantContext,
   id: string,
   attempt: number,
   at: string,
 ): Promise<boolean> {
-  try {
-    await updateItem({
-      Key: keys.webhookDelivery(tenant, id),
-      UpdateExpression: 'SET attempts = :attempt, updated_at = :at',
-      ConditionExpression: '#status = :pending AND attempts = :previous',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':attempt': attempt,
-        ':previous': attempt - 1,
-        ':pending': 'pending',
-        ':at': at,
-      },
-    })
-    return true
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return false
-    throw err
-  }
+  return claimAttemptOn(keys.webhookDelivery(tenant, id), attempt, at)
 }
 
 /** Records the outcome of the attempt this worker claimed; the delivery may stay pending. */
-export async function recordAttempt(
+export function recordAttempt(
   tenant: TenantContext,
   id: string,
   attempt: number,
@@ -172,26 +156,17 @@ export async function recordAttempt(
   },
   at: string,
 ): Promise<void> {
-  try {
-    await updateItem({
-      Key: keys.webhookDelivery(tenant, id),
-      UpdateExpression:
-        'SET #status = :status, http_status = :http, response_body = :body, reason = :reason, updated_at = :at',
-      ConditionExpression: '#status = :pending AND attempts = :attempt',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':status': outcome.status,
-        ':http': outcome.httpStatus,
-        ':body': outcome.responseBody,
-        ':reason': outcome.reason,
-        ':at': at,
-        ':pending': 'pending',
-        ':attempt': attempt,
-      },
-    })
-  } catch (err) {
-    if (!isConditionalCheckFailed(err)) throw err
-  }
+  return recordOutcomeOn(
+    keys.webhookDelivery(tenant, id),
+    attempt,
+    {
+      status: outcome.status,
+      http_status: outcome.httpStatus,
+      response_body: outcome.responseBody,
+      reason: outcome.reason,
+    },
+    at,
+  )
 }
 
 export async function getCheckpoint(shardId: string): Promise<string | undefined> {

@@ -16,6 +16,7 @@ import {
   updateItem,
   type Item,
 } from './db.ts'
+import { claimAttemptOn, recordOutcomeOn } from './attempts.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
 
 /** Delivery-log rows live 90 days (the spec's retention). */
@@ -152,58 +153,29 @@ export async function listFailedStatements(
 }
 
 /** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished row. */
-export async function claimAttempt(
+export function claimAttempt(
   tenant: TenantContext,
   id: string,
   attempt: number,
   at: string,
 ): Promise<boolean> {
-  try {
-    await updateItem({
-      Key: keys.xapiStatement(tenant, id),
-      UpdateExpression: 'SET attempts = :attempt, updated_at = :at',
-      ConditionExpression: '#status = :pending AND attempts = :previous',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':attempt': attempt,
-        ':previous': attempt - 1,
-        ':pending': 'pending',
-        ':at': at,
-      },
-    })
-    return true
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return false
-    throw err
-  }
+  return claimAttemptOn(keys.xapiStatement(tenant, id), attempt, at)
 }
 
 /** Records the outcome of the attempt this worker claimed; the row may stay pending. */
-export async function recordAttempt(
+export function recordAttempt(
   tenant: TenantContext,
   id: string,
   attempt: number,
   outcome: { status: StatementStatus; httpStatus: number | null; reason: string | null },
   at: string,
 ): Promise<void> {
-  try {
-    await updateItem({
-      Key: keys.xapiStatement(tenant, id),
-      UpdateExpression: 'SET #status = :status, http_status = :http, reason = :reason, updated_at = :at',
-      ConditionExpression: '#status = :pending AND attempts = :attempt',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':status': outcome.status,
-        ':http': outcome.httpStatus,
-        ':reason': outcome.reason,
-        ':at': at,
-        ':pending': 'pending',
-        ':attempt': attempt,
-      },
-    })
-  } catch (err) {
-    if (!isConditionalCheckFailed(err)) throw err
-  }
+  return recordOutcomeOn(
+    keys.xapiStatement(tenant, id),
+    attempt,
+    { status: outcome.status, http_status: outcome.httpStatus, reason: outcome.reason },
+    at,
+  )
 }
 
 /**
