@@ -6,15 +6,11 @@ import {
   type StatementDelivery,
 } from '../shared/domain/xapi/delivery.ts'
 import * as lrs from '../shared/services/lrs-connection-service.ts'
-import * as tenants from '../shared/services/tenants-service.ts'
 import * as xapi from '../shared/services/xapi-service.ts'
 import { required, UsageError } from './args.ts'
-
-type Flags = ReadonlyMap<string, string>
-type Command = (flags: Flags) => Promise<unknown>
+import { tenantOf, type Command, type Flags } from './flags.ts'
 
 const ACTOR = 'operator-cli'
-const tenantOf = (flags: Flags) => tenants.requireTenant(required(flags, 'tenant'))
 
 /** The connection as printed: never the secret, sealed or not. */
 function connectionView(c: LrsConnection) {

@@ -3,13 +3,13 @@
  * claimed with a condition on the count it starts from, and only the claimer records its outcome,
  * so a message SQS hands out twice never makes two attempts or counts one twice.
  */
-import { isConditionalCheckFailed, updateItem } from './db.ts'
+import { conditionally, isConditionalCheckFailed, updateItem } from './db.ts'
 import type { Key } from './keys.ts'
 
 /** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or a finished row. */
 export async function claimAttemptOn(key: Key, attempt: number, at: string): Promise<boolean> {
-  try {
-    await updateItem({
+  return conditionally(
+    updateItem({
       Key: key,
       UpdateExpression: 'SET attempts = :attempt, updated_at = :at',
       ConditionExpression: '#status = :pending AND attempts = :previous',
@@ -20,12 +20,8 @@ export async function claimAttemptOn(key: Key, attempt: number, at: string): Pro
         ':pending': 'pending',
         ':at': at,
       },
-    })
-    return true
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return false
-    throw err
-  }
+    }),
+  )
 }
 
 /** Records the claimed attempt's outcome (`status` and the other attributes given); the row may stay pending. */

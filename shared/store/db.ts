@@ -281,3 +281,14 @@ export function batchPut(items: Item[], concurrency = 1): Promise<void> {
 export function isConditionalCheckFailed(err: unknown): boolean {
   return err instanceof Error && err.name === 'ConditionalCheckFailedException'
 }
+
+/** Runs a conditional single-item write: @returns false when its condition did not hold. */
+export async function conditionally(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write
+    return true
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) return false
+    throw err
+  }
+}

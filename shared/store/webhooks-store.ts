@@ -5,7 +5,7 @@
 import type { EventType } from '../events/outbox.ts'
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks/webhook.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { getItem, isConditionalCheckFailed, putItem, queryAll, updateItem, type Item } from './db.ts'
+import { getItem, conditionally, putItem, queryAll, updateItem, type Item } from './db.ts'
 import { claimAttemptOn, recordOutcomeOn } from './attempts.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
 
@@ -55,18 +55,14 @@ export async function listEndpoints(tenant: TenantContext): Promise<WebhookEndpo
 
 /** Deleting stops delivery; the sealed secret is erased with it. @returns false if already deleted. */
 export async function deleteEndpoint(tenant: TenantContext, id: string, at: string): Promise<boolean> {
-  try {
-    await updateItem({
+  return conditionally(
+    updateItem({
       Key: keys.webhookEndpoint(tenant, id),
       UpdateExpression: 'SET deleted_at = :at, sealed_secret = :gone',
       ConditionExpression: 'attribute_exists(pk) AND deleted_at = :null',
       ExpressionAttributeValues: { ':at': at, ':gone': '', ':null': null },
-    })
-    return true
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return false
-    throw err
-  }
+    }),
+  )
 }
 
 function toDelivery(item: Item): WebhookDelivery {
@@ -90,8 +86,8 @@ function toDelivery(item: Item): WebhookDelivery {
 
 /** @returns false when the delivery exists already (a relayed event seen again). */
 export async function insertDelivery(tenant: TenantContext, d: WebhookDelivery): Promise<boolean> {
-  try {
-    await putItem({
+  return conditionally(
+    putItem({
       Item: {
         ...keys.webhookDelivery(tenant, d.id),
         type: 'webhook_delivery',
@@ -112,12 +108,8 @@ export async function insertDelivery(tenant: TenantContext, d: WebhookDelivery):
         [TTL_ATTRIBUTE]: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_RETENTION_SECONDS,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
-    })
-    return true
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return false
-    throw err
-  }
+    }),
+  )
 }
 
 export async function getDelivery(tenant: TenantContext, id: string): Promise<WebhookDelivery | undefined> {

@@ -9,7 +9,7 @@ import type { StatementDelivery, StatementStatus } from '../domain/xapi/delivery
 import {
   deleteItem,
   getItem,
-  isConditionalCheckFailed,
+  conditionally,
   putItem,
   queryAll,
   queryUpTo,
@@ -84,8 +84,8 @@ function toStatement(item: Item): StatementDelivery {
 
 /** @returns false when the row exists already (a relayed event seen again). */
 export async function insertStatement(tenant: TenantContext, s: StatementDelivery): Promise<boolean> {
-  try {
-    await putItem({
+  return conditionally(
+    putItem({
       Item: {
         ...keys.xapiStatement(tenant, s.id),
         type: 'xapi_statement',
@@ -107,12 +107,8 @@ export async function insertStatement(tenant: TenantContext, s: StatementDeliver
         [TTL_ATTRIBUTE]: Math.floor(Date.parse(s.createdAt) / 1000) + LOG_RETENTION_SECONDS,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
-    })
-    return true
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return false
-    throw err
-  }
+    }),
+  )
 }
 
 export async function getStatement(
@@ -188,8 +184,8 @@ export async function requeueFailed(
   connectionId: string,
   at: string,
 ): Promise<boolean> {
-  try {
-    await updateItem({
+  return conditionally(
+    updateItem({
       Key: keys.xapiStatement(tenant, id),
       UpdateExpression:
         'SET #status = :pending, attempts = :zero, http_status = :null, reason = :null, connection_id = :conn, updated_at = :at ADD manual_retries :one',
@@ -204,10 +200,6 @@ export async function requeueFailed(
         ':at': at,
         ':one': 1,
       },
-    })
-    return true
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return false
-    throw err
-  }
+    }),
+  )
 }

@@ -1,0 +1,49 @@
+/** The CLI's command type and the flag readers every command family shares. */
+import { ValidationError } from '../shared/domain/errors.ts'
+import * as tenants from '../shared/services/tenants-service.ts'
+import { required, UsageError } from './args.ts'
+
+export type Flags = ReadonlyMap<string, string>
+export type Command = (flags: Flags) => Promise<unknown>
+
+export const tenantOf = (flags: Flags) => tenants.requireTenant(required(flags, 'tenant'))
+
+export function at(flags: Flags): string | undefined {
+  const raw = flags.get('at')
+  if (raw === undefined) return undefined
+  if (Number.isNaN(Date.parse(raw))) throw new ValidationError('at', '--at must be an ISO 8601 timestamp')
+  return new Date(raw).toISOString()
+}
+
+export function optionalInt(flags: Flags, name: string): number | null | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return undefined
+  if (raw === 'none' || raw === 'plan') return null
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} takes a whole number (or none)`)
+  return Number(raw)
+}
+
+export function optionalTimestamp(flags: Flags, name: string): string | null | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return undefined
+  if (raw === 'none') return null
+  if (Number.isNaN(Date.parse(raw))) throw new UsageError(`--${name} takes an ISO 8601 timestamp (or none)`)
+  return new Date(raw).toISOString()
+}
+
+export function optionalNumber(flags: Flags, name: string): number | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return undefined
+  const n = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`--${name} takes a non-negative number`)
+  return n
+}
+
+export function number(flags: Flags, name: string, fallback?: number): number | undefined {
+  const raw = flags.get(name)
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} takes a number`)
+  return n
+}

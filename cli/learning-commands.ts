@@ -1,0 +1,149 @@
+/** `lms course|category|learner|completion ...`: courses, their settings, and what a learner does. */
+import { toCourseResource, toCourseSettings } from '../functions/courses/representation.ts'
+import { toEnrollmentResource, toProgress } from '../functions/enrollments/representation.ts'
+import type { CourseSettings } from '../shared/domain/courses/course.ts'
+import * as courses from '../shared/services/courses-service.ts'
+import * as enrollments from '../shared/services/enrollments-service.ts'
+import * as learner from '../shared/services/learner-service.ts'
+import { onOff, required, UsageError } from './args.ts'
+import {
+  at,
+  number,
+  optionalInt,
+  optionalNumber,
+  optionalTimestamp,
+  tenantOf,
+  type Command,
+  type Flags,
+} from './flags.ts'
+
+function settingsFrom(f: Flags): Partial<CourseSettings> & { category?: string } {
+  const out: Partial<Record<keyof CourseSettings, unknown>> & { category?: string } = {
+    requiresApproval: onOff(f, 'requires-approval'),
+    seatLimit: optionalInt(f, 'seat-limit'),
+    waitlist: onOff(f, 'waitlist'),
+    enrollmentOpensAt: optionalTimestamp(f, 'enrollment-opens-at'),
+    enrollmentClosesAt: optionalTimestamp(f, 'enrollment-closes-at'),
+    prerequisites: f.has('prerequisites')
+      ? (f.get('prerequisites') ?? '')
+          .split(',')
+          .map((x) => x.trim())
+          .filter((x) => x && x !== 'none' && x !== 'true')
+      : undefined,
+    language: f.get('language'),
+    certificateValidityDays: optionalInt(f, 'certificate-validity-days'),
+    ceu: optionalNumber(f, 'ceu'),
+    requiresSessionSelection: onOff(f, 'requires-session-selection'),
+    category: f.get('category'),
+  }
+  return Object.fromEntries(
+    Object.entries(out).filter(([, v]) => v !== undefined),
+  ) as Partial<CourseSettings> & {
+    category?: string
+  }
+}
+
+export const courseCommands: Record<string, Command> = {
+  'course create': async (f) => {
+    const tenant = await tenantOf(f)
+    const course = await courses.createCourse(
+      tenant,
+      { title: required(f, 'title'), description: f.get('description') ?? null },
+      { withVersion: !f.has('no-version') },
+      at(f),
+    )
+    return toCourseResource(course)
+  },
+  'course configure': async (f) => {
+    const tenant = await tenantOf(f)
+    const course = await courses.configureCourse(tenant, required(f, 'course'), settingsFrom(f))
+    const category = await courses.categoryOf(tenant, course)
+    return toCourseSettings(course, category?.name ?? null)
+  },
+  'category create': async (f) => courses.ensureCategory(await tenantOf(f), required(f, 'name')),
+  'course publish': async (f) =>
+    toCourseResource(
+      await courses.updateCourse(await tenantOf(f), required(f, 'course'), { status: 'published' }, at(f)),
+    ),
+  'course archive': async (f) =>
+    toCourseResource(
+      await courses.updateCourse(await tenantOf(f), required(f, 'course'), { status: 'archived' }, at(f)),
+    ),
+}
+
+const activity =
+  (kind: 'start' | 'progress' | 'complete'): Command =>
+  async (f) =>
+    toProgress(
+      await learner.recordActivity(await tenantOf(f), required(f, 'enrollment'), {
+        moduleId: required(f, 'module'),
+        kind,
+        score: number(f, 'score') ?? null,
+        timeSpentSeconds: number(f, 'time-spent'),
+        at: at(f),
+      }),
+    )
+
+export const learnerCommands: Record<string, Command> = {
+  'learner enroll': async (f) =>
+    toEnrollmentResource(
+      await enrollments.createEnrollment(
+        await tenantOf(f),
+        {
+          userId: required(f, 'user'),
+          courseId: required(f, 'course'),
+          dueDate: optionalTimestamp(f, 'due-date') ?? null,
+        },
+        'app',
+      ),
+    ),
+  'learner start-module': activity('start'),
+  'learner progress-module': activity('progress'),
+  'learner complete-module': activity('complete'),
+  'learner download': async (f) =>
+    toProgress(
+      await learner.recordDownload(
+        await tenantOf(f),
+        required(f, 'enrollment'),
+        required(f, 'module'),
+        at(f),
+      ),
+    ),
+  'learner quiz-attempt': async (f) => {
+    const passing = number(f, 'passing-score')
+    const { attempt, progress } = await learner.gradeQuizAttempt(
+      await tenantOf(f),
+      required(f, 'enrollment'),
+      {
+        moduleId: required(f, 'module'),
+        raw: number(f, 'score') ?? Number.NaN,
+        max: number(f, 'max', 100) ?? 100,
+        passingScaled: passing === undefined ? undefined : passing / 100,
+        timeSpentSeconds: number(f, 'time-spent'),
+        at: at(f),
+      },
+    )
+    return {
+      attempt: {
+        raw: attempt.raw,
+        max: attempt.max,
+        scaled: attempt.scaled,
+        passed: attempt.passed,
+        graded_at: attempt.gradedAt,
+      },
+      progress: toProgress(progress),
+    }
+  },
+  'completion import': async (f) => {
+    const completedAt = optionalTimestamp(f, 'completed-at')
+    if (!completedAt) throw new UsageError('--completed-at is required (ISO 8601)')
+    return toEnrollmentResource(
+      await learner.importCompletion(await tenantOf(f), {
+        userId: required(f, 'user'),
+        courseId: required(f, 'course'),
+        completedAt,
+        score: number(f, 'score') ?? null,
+      }),
+    )
+  },
+}
