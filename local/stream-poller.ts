@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams'
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
-import { getCheckpoint, putCheckpoint } from '../shared/store/webhooks-store.ts'
+import { getCheckpoint, putCheckpoint } from '../shared/store/outbox-store.ts'
 
 type RelayHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>
 

@@ -25,6 +25,7 @@ import {
   type PairState,
 } from '../store/enrollments-store.ts'
 import { batchGetUsers } from '../store/users-store.ts'
+import { mapLimit } from '../concurrency.ts'
 
 export interface EnrollRow {
   readonly userId: string
@@ -97,20 +98,6 @@ function newRow(
     replaces: p.replaces,
     extra: [outboxPut(tenant, event), notificationPut(tenant, notification)],
   }
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length)
-  let next = 0
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++
-        out[i] = await fn(items[i] as T)
-      }
-    }),
-  )
-  return out
 }
 
 /** Rows that need a seat: one transaction each, in order, so the seat count decides each one. */

@@ -132,10 +132,6 @@ export const indexes = {
   gsi3,
   gsi4,
   gsi5,
-  /** Users' names for the first three. */
-  byCreated: gsi1,
-  byName: gsi2,
-  byEmail: gsi3,
 } as const
 
 export const allIndexes = [gsi1, gsi2, gsi3, gsi4, gsi5] as const

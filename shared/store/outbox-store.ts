@@ -1,7 +1,15 @@
 /** Reading the outbox: the relay (and tests) see what a change wrote next to it. */
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { DomainEvent, EventType, Notification } from '../events/outbox.ts'
-import { isConditionalCheckFailed, queryUpTo, queryAll, updateItem, type Item } from './db.ts'
+import {
+  getItem,
+  isConditionalCheckFailed,
+  putItem,
+  queryUpTo,
+  queryAll,
+  updateItem,
+  type Item,
+} from './db.ts'
 import { indexes, keys } from './keys.ts'
 
 function outboxItems(tenant: TenantContext) {
@@ -81,4 +89,16 @@ export async function markRelayed(tenantId: string, e: DomainEvent, at: string):
   } catch (err) {
     if (!isConditionalCheckFailed(err)) throw err
   }
+}
+
+/** Where the local stream relay resumes a shard after a restart (in AWS the event source keeps it). */
+export async function getCheckpoint(shardId: string): Promise<string | undefined> {
+  const item = await getItem(keys.relayCheckpoint(shardId), { ConsistentRead: true })
+  return item?.sequence_number as string | undefined
+}
+
+export async function putCheckpoint(shardId: string, sequenceNumber: string): Promise<void> {
+  await putItem({
+    Item: { ...keys.relayCheckpoint(shardId), type: 'relay_checkpoint', sequence_number: sequenceNumber },
+  })
 }

@@ -8,8 +8,8 @@ import type { StoredRole, UserType, User } from '../domain/users/user.ts'
 import { CONTENT_AUTHOR_ROLE } from '../domain/users/user.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { batchGet, queryCount, queryUpTo } from './db.ts'
-import { indexes, keys } from './keys.ts'
-import { getUserCounters, toUser, type UserCounters } from './users-store.ts'
+import { keys } from './keys.ts'
+import { getUserCounters, toUser, usersBy, type UserCounters } from './users-store.ts'
 
 export type UserSort = 'created_at' | 'last_name' | 'email'
 
@@ -27,7 +27,7 @@ export interface UserListQuery {
   readonly limit: number
 }
 
-const indexFor = { created_at: indexes.byCreated, last_name: indexes.byName, email: indexes.byEmail } as const
+const indexFor = { created_at: usersBy.created, last_name: usersBy.lastName, email: usersBy.email } as const
 
 interface Filter {
   readonly expression: string | undefined

@@ -21,6 +21,9 @@ import {
 } from './db.ts'
 import { indexes, keys } from './keys.ts'
 
+/** What the tenant-wide indexes mean for users: the three sort orders of the users list. */
+export const usersBy = { created: indexes.gsi1, lastName: indexes.gsi2, email: indexes.gsi3 } as const
+
 export function toUser(item: Item): User {
   const groupIds = item.group_ids instanceof Set ? [...(item.group_ids as Set<string>)] : []
   return {
@@ -61,12 +64,12 @@ function userItem(tenant: TenantContext, user: User): Item {
     last_login_at: user.lastLoginAt,
     created_at: user.createdAt,
     updated_at: user.updatedAt,
-    [indexes.byCreated.pk]: indexPk,
-    [indexes.byCreated.sk]: keys.usersByCreated(user.createdAt, user.id),
-    [indexes.byName.pk]: indexPk,
-    [indexes.byName.sk]: keys.usersByLastName(user.lastName, user.id),
-    [indexes.byEmail.pk]: indexPk,
-    [indexes.byEmail.sk]: keys.usersByEmail(user.email, user.id),
+    [usersBy.created.pk]: indexPk,
+    [usersBy.created.sk]: keys.usersByCreated(user.createdAt, user.id),
+    [usersBy.lastName.pk]: indexPk,
+    [usersBy.lastName.sk]: keys.usersByLastName(user.lastName, user.id),
+    [usersBy.email.pk]: indexPk,
+    [usersBy.email.sk]: keys.usersByEmail(user.email, user.id),
   }
 }
 
@@ -214,7 +217,7 @@ export async function updateUser(
     sets.push(`#${attr} = :${attr}`)
   }
   if (changes.lastName !== undefined) {
-    names['#gsi2sk'] = indexes.byName.sk
+    names['#gsi2sk'] = usersBy.lastName.sk
     values[':gsi2sk'] = keys.usersByLastName(changes.lastName, current.id)
     sets.push('#gsi2sk = :gsi2sk')
   }
@@ -308,9 +311,9 @@ export async function batchGetUsers(tenant: TenantContext, ids: readonly string[
 /** Every user of the tenant, newest first (dynamic group membership is computed over these). */
 export async function listAllUsers(tenant: TenantContext): Promise<User[]> {
   const items = await queryAll({
-    IndexName: indexes.byCreated.name,
+    IndexName: usersBy.created.name,
     KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': indexes.byCreated.pk },
+    ExpressionAttributeNames: { '#pk': usersBy.created.pk },
     ExpressionAttributeValues: { ':pk': keys.usersIndexPk(tenant) },
     ScanIndexForward: false,
   })

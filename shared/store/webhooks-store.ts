@@ -160,14 +160,3 @@ export function recordAttempt(
     at,
   )
 }
-
-export async function getCheckpoint(shardId: string): Promise<string | undefined> {
-  const item = await getItem(keys.relayCheckpoint(shardId), { ConsistentRead: true })
-  return item?.sequence_number as string | undefined
-}
-
-export async function putCheckpoint(shardId: string, sequenceNumber: string): Promise<void> {
-  await putItem({
-    Item: { ...keys.relayCheckpoint(shardId), type: 'relay_checkpoint', sequence_number: sequenceNumber },
-  })
-}

@@ -8,6 +8,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
+import { mapLimit } from '../../../shared/concurrency.ts'
 import { log } from '../../../shared/log.ts'
 import { relay } from '../../../shared/services/relay-service.ts'
 import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox-store.ts'
@@ -35,24 +36,17 @@ export const handler = async (stream: DynamoDBStreamEvent): Promise<DynamoDBBatc
     return pending ? [{ index, record, pending }] : []
   })
   let firstFailed: number | undefined
-  let next = 0
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, work.length) }, async () => {
-      while (next < work.length) {
-        const item = work[next++]
-        if (!item) return
-        try {
-          await relay(item.pending)
-        } catch (err) {
-          log('error', 'relay failed', {
-            eventId: item.pending.event.id,
-            errorName: err instanceof Error ? err.name : 'Error',
-          })
-          if (firstFailed === undefined || item.index < firstFailed) firstFailed = item.index
-        }
-      }
-    }),
-  )
+  await mapLimit(work, CONCURRENCY, async (item) => {
+    try {
+      await relay(item.pending)
+    } catch (err) {
+      log('error', 'relay failed', {
+        eventId: item.pending.event.id,
+        errorName: err instanceof Error ? err.name : 'Error',
+      })
+      if (firstFailed === undefined || item.index < firstFailed) firstFailed = item.index
+    }
+  })
   if (firstFailed === undefined) return { batchItemFailures: [] }
   return {
     batchItemFailures: [{ itemIdentifier: stream.Records[firstFailed]?.dynamodb?.SequenceNumber ?? '' }],
