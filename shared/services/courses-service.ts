@@ -34,8 +34,8 @@ import { listCourses as listStoredCourses, type CourseListQuery } from '../store
 
 const nowIso = () => new Date().toISOString()
 
-export async function getCourse(tenant: TenantContext, id: string): Promise<Course> {
-  const course = await getStoredCourse(tenant, id)
+export async function getCourse(tenant: TenantContext, id: string, consistent = false): Promise<Course> {
+  const course = await getStoredCourse(tenant, id, { consistent })
   if (!course) throw new NotFoundError('course')
   return course
 }
@@ -94,7 +94,7 @@ export async function updateCourse(
     throw new ValidationError('body', `body: send at least one of ${updatable.join(', ')}`)
   }
   for (let attempt = 0; attempt < 4; attempt++) {
-    const current = await getCourse(tenant, id)
+    const current = await getCourse(tenant, id, attempt > 0)
     const move = transition(current.status, input.status ?? current.status)
     if (move.kind === 'publish' && !current.currentVersionId) {
       throw new RuleViolationError('course.no_version', 'The course has no version to publish')
@@ -142,14 +142,19 @@ export function listModules(tenant: TenantContext, courseId: string): Promise<Mo
   return listStoredModules(tenant, courseId)
 }
 
+const MAX_APPEND_TRIES = 40
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 export async function addModule(
   tenant: TenantContext,
   courseId: string,
   input: AddModuleInput,
   at = nowIso(),
 ): Promise<Module> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const course = await getCourse(tenant, courseId)
+  // Each lost race means another append won, so a caller among n racing appends wins within n tries.
+  for (let attempt = 0; attempt < MAX_APPEND_TRIES; attempt++) {
+    if (attempt > 0) await sleep(Math.random() * 5 * Math.min(attempt, 10))
+    const course = await getCourse(tenant, courseId, true)
     if (course.status === 'archived') {
       throw new RuleViolationError('course.archived', 'Modules cannot be added to an archived course')
     }

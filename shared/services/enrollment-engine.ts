@@ -123,7 +123,7 @@ async function enrollSeated(
           results[p.index] = { error: 'duplicate' }
           break
         }
-        const fresh = await getCourse(tenant, course.id)
+        const fresh = await getCourse(tenant, course.id, { consistent: true })
         if (!fresh || fresh.status !== 'published') {
           results[p.index] = { error: 'not_published' }
           break

@@ -88,8 +88,13 @@ function indexAttributes(
   }
 }
 
-export async function getCourse(tenant: TenantContext, id: string): Promise<Course | undefined> {
-  const item = await getItem(keys.course(tenant, id))
+/** `consistent` for read-modify-write loops, which must not retry against a stale copy. */
+export async function getCourse(
+  tenant: TenantContext,
+  id: string,
+  { consistent = false } = {},
+): Promise<Course | undefined> {
+  const item = await getItem(keys.course(tenant, id), { ConsistentRead: consistent })
   return item ? toCourse(item) : undefined
 }
 
