@@ -24,6 +24,7 @@ import { at, optionalInt, tenantOf, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
 import * as users from '../shared/services/users-service.ts'
+import { eraseLearner } from '../shared/services/erasure-service.ts'
 import { onOff, required, UsageError, type Parsed } from './args.ts'
 
 function tenantView(t: Tenant) {
@@ -121,6 +122,10 @@ const commands: Record<string, Command> = {
     return toUserResource(await users.createUser(await tenantOf(f), input, operator, at(f)))
   },
   'user get': async (f) => toUserResource(await users.getUser(await tenantOf(f), required(f, 'id'))),
+  'user erase': async (f) => {
+    const erased = await eraseLearner(await tenantOf(f), required(f, 'id'), 'operator-cli', at(f))
+    return { id: erased.userId, erased_at: erased.erasedAt, statements_deleted: erased.statementsDeleted }
+  },
 
   'custom-field create': async (f) => {
     const tenant = await tenantOf(f)

@@ -9,6 +9,7 @@ import { planById } from '../domain/plans/catalog.ts'
 import { seatCapError } from '../domain/plans/entitlements.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { validateCustomFields } from '../domain/users/custom-fields.ts'
+import { erasureOf } from '../domain/users/erasure.ts'
 import { resolveRole, roleChangeNeedsAdmin, type User } from '../domain/users/user.ts'
 import type { CreateUserInput, UpdateUserInput } from '../domain/users/user-schemas.ts'
 import { newEvent, outboxPut, type DomainEvent } from '../events/outbox.ts'
@@ -108,7 +109,9 @@ export async function createUser(
 
 function eventsFor(current: User, changes: UserChanges, at: string): DomainEvent[] {
   if (changes.isActive === false && current.isActive) {
-    return [newEvent('user.deactivated', { userId: current.id, email: current.email }, at)]
+    // An erasure deactivates too: the event then carries the placeholder, never the old address.
+    const email = changes.email ?? current.email
+    return [newEvent('user.deactivated', { userId: current.id, email }, at)]
   }
   if (changes.isActive === true && !current.isActive) {
     return [newEvent('user.reactivated', { userId: current.id, email: current.email }, at)]
@@ -162,6 +165,8 @@ export async function updateUser(
     tenant,
     id,
     (current) => {
+      if (current.erasedAt !== undefined)
+        throw new RuleViolationError('user.erased', 'The user was erased; the account cannot change')
       const changes: UserChanges = {
         firstName: input.first_name,
         lastName: input.last_name,
@@ -185,6 +190,11 @@ export async function updateUser(
 /** DELETE: a soft deactivation; the record and its history stay. Deactivating twice is a no-op. */
 export async function deactivateUser(tenant: TenantContext, id: string, at = nowIso()): Promise<void> {
   await applyChange(tenant, id, () => ({ isActive: false }), at)
+}
+
+/** Replaces the person's identifying data for good (a no-op on an erased account); see erasure.ts. */
+export async function eraseUserIdentity(tenant: TenantContext, id: string, at = nowIso()): Promise<User> {
+  return applyChange(tenant, id, (current) => erasureOf(current, at), at)
 }
 
 export async function recordLogin(tenant: TenantContext, id: string, at = nowIso()): Promise<User> {

@@ -72,8 +72,10 @@ export async function fanOutStatements(
   const connection = await getConnection(tenant)
   if (!connection || pending.recordedAt < connection.connectedAt) return 0
   const portal = portalBase(tenant.slug, config.serviceHost)
-  const email =
-    connection.identityMode === 'email' ? (await getUser(tenant, source.userId))?.email : undefined
+  // An erased learner's activity is never exported again, whatever was in flight at erasure.
+  const learner = await getUser(tenant, source.userId)
+  if (!learner || learner.erasedAt !== undefined) return 0
+  const email = connection.identityMode === 'email' ? learner.email : undefined
   const id = statementIdFor(pending.event.id)
   const built = buildStatement({
     source,

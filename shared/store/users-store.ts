@@ -42,6 +42,7 @@ export function toUser(item: Item): User {
     lastLoginAt: (item.last_login_at as string | null | undefined) ?? null,
     createdAt: item.created_at as string,
     updatedAt: item.updated_at as string,
+    ...(typeof item.erased_at === 'string' ? { erasedAt: item.erased_at } : {}),
   }
 }
 
@@ -179,6 +180,9 @@ export interface UserChanges {
   customFields?: Record<string, unknown>
   locale?: Locale
   lastLoginAt?: string
+  /** Only erasure changes the e-mail: the guard item moves with it in the same transaction. */
+  email?: string
+  erasedAt?: string
 }
 
 const changeAttributes: [keyof UserChanges, string][] = [
@@ -191,6 +195,8 @@ const changeAttributes: [keyof UserChanges, string][] = [
   ['customFields', 'custom_fields'],
   ['locale', 'locale'],
   ['lastLoginAt', 'last_login_at'],
+  ['email', 'email'],
+  ['erasedAt', 'erased_at'],
 ]
 
 /**
@@ -221,6 +227,12 @@ export async function updateUser(
     values[':gsi2sk'] = keys.usersByLastName(changes.lastName, current.id)
     sets.push('#gsi2sk = :gsi2sk')
   }
+  const emailMove = changes.email !== undefined && changes.email !== current.email
+  if (changes.email !== undefined) {
+    names['#gsi3sk'] = usersBy.email.sk
+    values[':gsi3sk'] = keys.usersByEmail(changes.email, current.id)
+    sets.push('#gsi3sk = :gsi3sk')
+  }
   const activating = changes.isActive === true && !current.isActive
   const deltas = counterDiff(
     counterContributions(current),
@@ -242,6 +254,7 @@ export async function updateUser(
       },
     },
     ...(touchesCounters ? [counterUpdate(tenant, deltas, seatCap, activating)] : []),
+    ...(emailMove && changes.email !== undefined ? emailGuardMove(tenant, current, changes.email) : []),
     ...extra,
   ]
   try {
@@ -250,6 +263,7 @@ export async function updateUser(
     if (err instanceof TransactionConditionFailed) {
       if (err.failedAt(0)) throw new StaleUserError()
       if (touchesCounters && err.failedAt(1)) throw new SeatCapReachedError()
+      if (emailMove && err.failedAt(items.length - extra.length - 1)) throw new EmailTakenError()
     }
     throw err
   }
@@ -259,6 +273,25 @@ export async function updateUser(
     updatedAt: now,
   }
   return next
+}
+
+/** Frees the old address for reuse and claims the new one, only if the old guard is this user's. */
+function emailGuardMove(tenant: TenantContext, current: User, email: string): TransactItem[] {
+  return [
+    {
+      Delete: {
+        Key: keys.userEmail(tenant, current.email),
+        ConditionExpression: 'user_id = :id',
+        ExpressionAttributeValues: { ':id': current.id },
+      },
+    },
+    {
+      Put: {
+        Item: { ...keys.userEmail(tenant, email), type: 'email_guard', user_id: current.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]
 }
 
 export interface UserCounters {

@@ -7,6 +7,7 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { IdentityMode, LrsConnection } from '../domain/xapi/connection.ts'
 import type { StatementDelivery, StatementStatus } from '../domain/xapi/delivery.ts'
 import {
+  batchDelete,
   deleteItem,
   getItem,
   conditionally,
@@ -125,6 +126,26 @@ export async function listStatements(tenant: TenantContext): Promise<StatementDe
     ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.xapiStatementPrefix },
   })
   return items.map(toStatement)
+}
+
+/**
+ * Deletes every delivery-log row of one learner (erasure). The filter runs on the log's own key
+ * range: erasure is a rare operator action, so it does not earn an index of its own.
+ * @returns how many rows were deleted
+ */
+export async function deleteStatementsOf(tenant: TenantContext, userId: string): Promise<number> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+    FilterExpression: 'user_id = :user',
+    ProjectionExpression: 'pk, sk',
+    ExpressionAttributeValues: {
+      ':pk': keys.tenantPartition(tenant),
+      ':sk': keys.xapiStatementPrefix,
+      ':user': userId,
+    },
+  })
+  await batchDelete(items.map((item) => ({ pk: item.pk as string, sk: item.sk as string })))
+  return items.length
 }
 
 /** Failed rows, up to `limit` (the filter runs on the log's own key range, never a scan). */

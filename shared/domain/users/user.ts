@@ -60,6 +60,8 @@ export interface User {
   readonly lastLoginAt: string | null
   readonly createdAt: string
   readonly updatedAt: string
+  /** Set once the person's identifying data was erased; the id and learning history remain. */
+  readonly erasedAt?: string
 }
 
 /** A write with `author` stores a learner holding the seeded Content Author role. */
