@@ -35,34 +35,61 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, 'ipv4')
 }
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
+  // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d (RFC 4291 2.5.5.1): refused
+  // whole rather than by the embedded IPv4, since nothing legitimate uses them any more.
+  ['::', 96],
+  ['100::', 64], // discard only
+  // IETF protocol assignments: Teredo 2001::/32 (its IPv4 is obfuscated, so it cannot be judged),
+  // benchmarking 2001:2::/48, ORCHID 2001:10::/28 and 2001:20::/28, anycast services; no web servers.
+  ['2001::', 23],
+  ['2001:db8::', 32], // documentation
+  // 6to4, refused whole: the embedded IPv4 is only the site's relay router, the rest of the address
+  // is routed beyond it, and the public relays are deprecated (RFC 7526).
+  ['2002::', 16],
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // SRv6 segment identifiers (RFC 9602), never globally routed
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translates into the operator's own network
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
+  ['ff00::', 8], // multicast
 ] as const) {
   blocked.addSubnet(net, prefix, 'ipv6')
 }
+
+/** IPv4-mapped `::ffff:a.b.c.d`: the local stack itself connects over IPv4, so it is that address. */
+const mapped = new BlockList()
+mapped.addSubnet('::ffff:0:0', 96, 'ipv6')
+
+/**
+ * A translator (SIIT, NAT64) connects on to the IPv4 address in the low 32 bits, so these are judged
+ * by that address. Not refused whole: on an IPv6-only network DNS64 gives every IPv4-only public
+ * name a 64:ff9b:: address.
+ */
+const translated = new BlockList()
+translated.addSubnet('::ffff:0:0:0', 96, 'ipv6') // IPv4-translated (RFC 2765)
+translated.addSubnet('64:ff9b::', 96, 'ipv6') // well-known NAT64 prefix (RFC 6052)
 
 const loopback = new BlockList()
 loopback.addSubnet('127.0.0.0', 8, 'ipv4')
 loopback.addAddress('::1', 'ipv6')
 
-/** `::ffff:a.b.c.d` (in either spelling) is the IPv4 address it maps. */
+/** The IPv4 address in the low 32 bits of an IPv6 address, in either spelling (`::` is zeros). */
+function low32(v6: string): string {
+  const dotted = /\d+\.\d+\.\d+\.\d+$/.exec(v6)
+  if (dotted) return dotted[0]
+  const [hi = 0, lo = 0] = v6
+    .split(':')
+    .slice(-2)
+    .map((group) => parseInt(group || '0', 16))
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
+}
+
 function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
   const lower = address.toLowerCase().replace(/^\[|\]$/g, '')
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower)
-  if (dotted?.[1]) return { address: dotted[1], family: 'ipv4' }
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower)
-  if (hex?.[1] && hex[2]) {
-    const hi = parseInt(hex[1], 16)
-    const lo = parseInt(hex[2], 16)
-    return { address: `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, family: 'ipv4' }
-  }
-  return { address: lower, family: isIP(lower) === 4 ? 'ipv4' : 'ipv6' }
+  if (isIP(lower) === 4) return { address: lower, family: 'ipv4' }
+  if (mapped.check(lower, 'ipv6')) return { address: low32(lower), family: 'ipv4' }
+  return { address: lower, family: 'ipv6' }
 }
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>
@@ -85,7 +112,10 @@ export function isLoopback(address: string): boolean {
 export function checkAddress(address: string, options: GuardOptions): void {
   const a = unmapped(address)
   if (options.allowLoopback && loopback.check(a.address, a.family)) return
-  if (blocked.check(a.address, a.family)) throw new UnsafeTargetError(`${address} is not a public address`)
+  const refused =
+    blocked.check(a.address, a.family) ||
+    (a.family === 'ipv6' && translated.check(a.address, 'ipv6') && blocked.check(low32(a.address), 'ipv4'))
+  if (refused) throw new UnsafeTargetError(`${address} is not a public address`)
 }
 
 const INTERNAL_NAMES = /(^|\.)(localhost|internal|local|localdomain|home\.arpa)$/

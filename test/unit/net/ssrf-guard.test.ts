@@ -2,7 +2,14 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendOutbound } from '../../../shared/net/outbound-http.ts'
-import { checkTarget, checkUrl, UnsafeTargetError, type Resolver } from '../../../shared/net/ssrf-guard.ts'
+import {
+  checkAddress,
+  checkTarget,
+  checkUrl,
+  isLoopback,
+  UnsafeTargetError,
+  type Resolver,
+} from '../../../shared/net/ssrf-guard.ts'
 
 const strict = { allowLoopback: false }
 const resolveTo =
@@ -30,6 +37,29 @@ describe('Function: checkUrl', () => {
     ['https://[::ffff:10.0.0.1]/hook', 'IPv4-mapped IPv6 private'],
     ['https://[fd00:ec2::254]/hook', 'IPv6 unique local (AWS metadata)'],
     ['https://[fe80::1]/hook', 'IPv6 link-local'],
+    ['https://[::ffff:7f00:1]/hook', 'IPv4-mapped IPv6 loopback, hex spelling'],
+    ['https://[::]/hook', 'IPv6 unspecified'],
+    ['https://[::127.0.0.1]/hook', 'IPv4-compatible loopback'],
+    ['https://[::8.8.8.8]/hook', 'IPv4-compatible, refused whole'],
+    ['https://[::ffff:0:127.0.0.1]/hook', 'IPv4-translated loopback'],
+    ['https://[::ffff:0:a9fe:a9fe]/hook', 'IPv4-translated metadata'],
+    ['https://[64:ff9b::127.0.0.1]/hook', 'NAT64 loopback'],
+    ['https://[64:ff9b::10.0.0.1]/hook', 'NAT64 private'],
+    ['https://[64:ff9b::a9fe:a9fe]/hook', 'NAT64 metadata'],
+    ['https://[64:ff9b::]/hook', 'NAT64 of 0.0.0.0'],
+    ['https://[64:ff9b:1::808:808]/hook', 'local-use NAT64, refused whole'],
+    ['https://[2002:7f00:1::1]/hook', '6to4 loopback'],
+    ['https://[2002:808:808::1]/hook', '6to4, refused whole'],
+    ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', 'Teredo'],
+    ['https://[2001:2::1]/hook', 'benchmarking'],
+    ['https://[2001:20::1]/hook', 'ORCHIDv2'],
+    ['https://[2001:db8::1]/hook', 'IPv6 documentation'],
+    ['https://[3fff::1]/hook', 'IPv6 documentation (RFC 9637)'],
+    ['https://[100::1]/hook', 'IPv6 discard'],
+    ['https://[5f00::1]/hook', 'SRv6 SID'],
+    ['https://[fc00::1]/hook', 'IPv6 unique local fc00::/8'],
+    ['https://[fec0::1]/hook', 'IPv6 site-local'],
+    ['https://[ff02::1]/hook', 'IPv6 multicast'],
     ['https://db.internal/hook', '.internal'],
     ['https://printer.local/hook', '.local'],
     ['https://localhost/hook', 'localhost'],
@@ -44,6 +74,12 @@ describe('Function: checkUrl', () => {
     expect(checkUrl('https://93.184.216.34/hook', strict).hostname).toBe('93.184.216.34')
   })
 
+  it('accepts a public IPv6 address, and NAT64 or IPv4-translated forms of a public IPv4 address', () => {
+    expect(checkUrl('https://[2606:4700:4700::1111]/hook', strict).hostname).toBe('[2606:4700:4700::1111]')
+    expect(checkUrl('https://[64:ff9b::93.184.216.34]/hook', strict).hostname).toBe('[64:ff9b::5db8:d822]')
+    expect(checkUrl('https://[::ffff:0:93.184.216.34]/hook', strict).hostname).toBe('[::ffff:0:5db8:d822]')
+  })
+
   it('lets loopback (also over http) through only when allowed', () => {
     const local = { allowLoopback: true }
     expect(checkUrl('http://127.0.0.1:9/hook', local).port).toBe('9')
@@ -51,6 +87,41 @@ describe('Function: checkUrl', () => {
     expect(() => checkUrl('http://10.0.0.1/hook', local)).toThrow(UnsafeTargetError)
     expect(() => checkUrl('http://example.com/hook', local)).toThrow(UnsafeTargetError)
   })
+
+  it('never counts a translated or embedded 127.0.0.1 as loopback', () => {
+    const local = { allowLoopback: true }
+    for (const host of ['::127.0.0.1', '::ffff:0:127.0.0.1', '64:ff9b::127.0.0.1', '2002:7f00:1::1']) {
+      expect(isLoopback(host)).toBe(false)
+      expect(() => checkUrl(`https://[${host}]/hook`, local)).toThrow(UnsafeTargetError)
+    }
+  })
+})
+
+describe('Function: checkAddress', () => {
+  it.each([
+    '::7f00:1',
+    '::127.0.0.1',
+    '::ffff:0:7f00:1',
+    '::ffff:0:127.0.0.1',
+    '::FFFF:0:A00:1',
+    '64:ff9b::7f00:1',
+    '64:ff9b::169.254.169.254',
+    '64:FF9B::C0A8:101',
+    '64:ff9b:1::5db8:d822',
+    '2002:5db8:d822::1',
+    '2001::1',
+    '2001:2::1',
+    'fec0::1',
+  ])('refuses the resolved address %s', (address) => {
+    expect(() => checkAddress(address, strict)).toThrow(UnsafeTargetError)
+  })
+
+  it.each(['2606:4700:4700::1111', '64:ff9b::5db8:d822', '64:ff9b::93.184.216.34', '::ffff:0:5db8:d822'])(
+    'accepts the resolved address %s',
+    (address) => {
+      expect(() => checkAddress(address, strict)).not.toThrow()
+    },
+  )
 })
 
 describe('Function: checkTarget', () => {
@@ -69,6 +140,25 @@ describe('Function: checkTarget', () => {
       resolver: resolveTo('93.184.216.34'),
     })
     expect(ok.hostname).toBe('fine.example.com')
+  })
+
+  it('refuses a name that resolves to an IPv6 form of an internal IPv4 address', async () => {
+    for (const address of [
+      '::7f00:1',
+      '::ffff:0:a00:5',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b:1::1',
+      '2002:a00:5::1',
+    ]) {
+      await expect(
+        checkTarget('https://sneaky.example.com/', { allowLoopback: false, resolver: resolveTo(address) }),
+      ).rejects.toThrow(UnsafeTargetError)
+    }
+    const ok = await checkTarget('https://v6.example.com/', {
+      allowLoopback: false,
+      resolver: resolveTo('2606:4700:4700::1111'),
+    })
+    expect(ok.hostname).toBe('v6.example.com')
   })
 })
 
