@@ -53,12 +53,16 @@ export async function connect(
   if (!input.secret && !saved) {
     throw new ValidationError('secret', 'secret is required when connecting for the first time')
   }
+  const identityMode = input.identityMode ?? saved?.identityMode ?? 'anonymous'
+  // Statements are built for one store and one actor form: another endpoint or mode is a new
+  // connection, so a pending statement of the old one fails (disconnected) rather than going elsewhere.
+  const sameStore = saved !== undefined && saved.endpoint === endpoint && saved.identityMode === identityMode
   const connection: LrsConnection = {
-    id: saved?.id ?? randomUUID(),
+    id: sameStore ? saved.id : randomUUID(),
     endpoint,
     key,
     sealedSecret: input.secret ? await seal(input.secret) : (saved?.sealedSecret ?? ''),
-    identityMode: input.identityMode ?? saved?.identityMode ?? 'anonymous',
+    identityMode,
     connectedAt: saved?.connectedAt ?? at,
     updatedAt: at,
   }
@@ -84,7 +88,11 @@ export interface ConnectionTest {
   readonly reason: string | null
 }
 
-/** One read-only `GET /statements?limit=1`; a write-only key answering 2xx is enough. */
+/**
+ * One read-only `GET /statements?limit=1`. A write-only key is sufficient (document 001), and a
+ * store answers its GET with 403: that still proves the address and the credentials, so it
+ * passes; 401 (credentials refused) and everything else fail.
+ */
 export async function testConnection(tenant: TenantContext): Promise<ConnectionTest> {
   const c = await requireConnection(tenant)
   const result = await sendOutbound({
@@ -99,7 +107,7 @@ export async function testConnection(tenant: TenantContext): Promise<ConnectionT
     guard: lrsGuard(),
   })
   if (result.kind === 'failure') return { ok: false, httpStatus: null, reason: result.reason }
-  const ok = result.status >= 200 && result.status < 300
+  const ok = (result.status >= 200 && result.status < 300) || result.status === 403
   return { ok, httpStatus: result.status, reason: ok ? null : `http_${result.status}` }
 }
 

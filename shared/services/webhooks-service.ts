@@ -7,6 +7,7 @@ import { config } from '../config.ts'
 import { open, seal } from '../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import { hasCapability, requireCapability } from '../domain/plans/entitlements.ts'
+import { attemptStep } from '../domain/attempts.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
   deliveryIdFor,
@@ -115,6 +116,7 @@ export async function fanOut(tenant: TenantContext, event: DomainEvent, at = now
       retryOf: null,
       createdAt: at,
       updatedAt: at,
+      attemptRecorded: true,
     })
     // Sent even when the delivery existed: a relay that died before sending must not lose it.
     await sendMessage(config.webhooksQueueUrl, {
@@ -132,8 +134,9 @@ function finalOrPending(attempt: number, success: boolean): DeliveryStatus {
 }
 
 /**
- * One attempt. A duplicate message (the attempt already claimed) does nothing. A failure with
- * attempts left schedules the next through the queue's delivery delay, never by sleeping.
+ * One attempt. A duplicate message (the attempt already claimed) does nothing; a copy of one
+ * whose worker died finishes its job (shared/domain/attempts.ts). A failure with attempts left
+ * schedules the next through the queue's delivery delay, never by sleeping.
  */
 export async function attemptDelivery(
   tenant: TenantContext,
@@ -141,19 +144,21 @@ export async function attemptDelivery(
   at = nowIso(),
 ): Promise<void> {
   const delivery = await getDelivery(tenant, msg.deliveryId)
-  if (!delivery || delivery.status !== 'pending' || delivery.attempts !== msg.attempt - 1) return
-  if (!(await claimAttempt(tenant, delivery.id, msg.attempt, at))) return
-  const endpoint = await getEndpoint(tenant, delivery.endpointId)
-  if (!endpoint || endpoint.deletedAt !== null) {
-    await recordAttempt(
+  const step = attemptStep(delivery, msg.attempt)
+  if (step === 'queue-next') return queueNextAttempt(msg)
+  if (step === 'skip' || !delivery || !(await claimAttempt(tenant, delivery.id, msg.attempt, at))) return
+  const stopped = (reason: string) =>
+    recordAttempt(
       tenant,
       delivery.id,
       msg.attempt,
-      { status: 'failed', httpStatus: null, responseBody: null, reason: 'endpoint_inactive' },
+      { status: 'failed', httpStatus: null, responseBody: null, reason },
       at,
     )
-    return
-  }
+  // A downgrade below Growth stops retries already under way too: nothing is dispatched.
+  if (!hasCapability(tenant.plan, 'webhooks')) return stopped('entitlement_blocked')
+  const endpoint = await getEndpoint(tenant, delivery.endpointId)
+  if (!endpoint || endpoint.deletedAt !== null) return stopped('endpoint_inactive')
   const t = Math.floor(Date.now() / 1000)
   const result = await sendOutbound({
     url: endpoint.url,
@@ -183,14 +188,17 @@ export async function attemptDelivery(
     },
     nowIso(),
   )
+  if (status === 'pending') await queueNextAttempt(msg)
+}
+
+async function queueNextAttempt(msg: WebhookMessage): Promise<void> {
   const delay = retryDelay(msg.attempt, config.webhookRetryDelays)
-  if (status === 'pending' && delay !== undefined) {
-    await sendMessage(
-      config.webhooksQueueUrl,
-      { ...msg, attempt: msg.attempt + 1 } satisfies WebhookMessage,
-      delay,
-    )
-  }
+  if (delay === undefined) return
+  await sendMessage(
+    config.webhooksQueueUrl,
+    { ...msg, attempt: msg.attempt + 1 } satisfies WebhookMessage,
+    delay,
+  )
 }
 
 export interface DeliveryFilter {
@@ -216,6 +224,7 @@ export async function retryNow(
 ): Promise<WebhookDelivery> {
   const original = await getDelivery(tenant, deliveryId)
   if (!original) throw new NotFoundError('webhook_delivery')
+  requireCapability(tenant.plan, 'webhooks')
   const endpoint = await getEndpoint(tenant, original.endpointId)
   if (!endpoint || endpoint.deletedAt !== null) {
     throw new RuleViolationError('webhook.endpoint_inactive', 'The endpoint of this delivery was deleted')
@@ -231,6 +240,7 @@ export async function retryNow(
     retryOf: original.id,
     createdAt: at,
     updatedAt: at,
+    attemptRecorded: true,
   }
   await insertDelivery(tenant, copy)
   await writeAudit(tenant, {

@@ -5,6 +5,7 @@
 import { config } from '../config.ts'
 import { open } from '../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError } from '../domain/errors.ts'
+import { attemptStep } from '../domain/attempts.ts'
 import type { Tenant, TenantContext } from '../domain/tenants/tenant.ts'
 import { basicAuth, statementsUrl } from '../domain/xapi/connection.ts'
 import {
@@ -100,6 +101,7 @@ export async function fanOutStatements(
     manualRetries: 0,
     createdAt: at,
     updatedAt: at,
+    attemptRecorded: true,
   })
   if (!inserted) {
     // Seen before: re-send only while the first attempt is still unclaimed.
@@ -122,8 +124,9 @@ export async function attemptStatement(
   at = nowIso(),
 ): Promise<void> {
   const row = await getStatement(tenant, msg.statementId)
-  if (!row || row.status !== 'pending' || row.attempts !== msg.attempt - 1) return
-  if (!(await claimAttempt(tenant, row.id, msg.attempt, at))) return
+  const step = attemptStep(row, msg.attempt)
+  if (step === 'queue-next') return queueNextAttempt(tenant, msg)
+  if (step === 'skip' || !row || !(await claimAttempt(tenant, row.id, msg.attempt, at))) return
   const connection = await getConnection(tenant)
   if (!connection || connection.id !== row.connectionId) {
     await recordAttempt(
@@ -165,10 +168,12 @@ export async function attemptStatement(
     },
     nowIso(),
   )
+  if (status === 'pending') await queueNextAttempt(tenant, msg)
+}
+
+async function queueNextAttempt(tenant: TenantContext, msg: XapiMessage): Promise<void> {
   const delay = retryDelay(msg.attempt, config.xapiRetryDelays)
-  if (status === 'pending' && delay !== undefined) {
-    await enqueue(tenant.id, row.id, msg.attempt + 1, delay)
-  }
+  if (delay !== undefined) await enqueue(tenant.id, msg.statementId, msg.attempt + 1, delay)
 }
 
 export async function listLog(tenant: TenantContext, status?: StatementStatus): Promise<StatementDelivery[]> {

@@ -6,11 +6,11 @@ import type { EventType } from '../events/outbox.ts'
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks/webhook.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { getItem, conditionally, putItem, queryAll, updateItem, type Item } from './db.ts'
-import { claimAttemptOn, recordOutcomeOn } from './attempts.ts'
+import { attemptRecordedOn, claimAttemptOn, recordOutcomeOn } from './attempts.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
 
-/** Deliveries stay viewable for 30 days. */
-const DELIVERY_RETENTION_SECONDS = 30 * 86_400
+/** Deliveries stay viewable for 90 days, the spec's delivery-log retention. */
+const DELIVERY_RETENTION_SECONDS = 90 * 86_400
 
 function toEndpoint(item: Item): WebhookEndpoint {
   return {
@@ -81,6 +81,7 @@ function toDelivery(item: Item): WebhookDelivery {
     retryOf: (item.retry_of as string | null | undefined) ?? null,
     createdAt: item.created_at as string,
     updatedAt: item.updated_at as string,
+    attemptRecorded: attemptRecordedOn(item),
   }
 }
 

@@ -17,7 +17,7 @@ import {
   updateItem,
   type Item,
 } from './db.ts'
-import { claimAttemptOn, recordOutcomeOn } from './attempts.ts'
+import { attemptRecordedOn, claimAttemptOn, recordOutcomeOn } from './attempts.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
 
 /** Delivery-log rows live 90 days (the spec's retention). */
@@ -80,6 +80,7 @@ function toStatement(item: Item): StatementDelivery {
     manualRetries: (item.manual_retries as number | undefined) ?? 0,
     createdAt: item.created_at as string,
     updatedAt: item.updated_at as string,
+    attemptRecorded: attemptRecordedOn(item),
   }
 }
 

@@ -9,7 +9,10 @@ import {
   listDeliveries,
   retryNow,
 } from '../../shared/services/webhooks-service.ts'
+import { CLAIM_LEASE_MS } from '../../shared/domain/attempts.ts'
+import { envelopeBody } from '../../shared/domain/webhooks/webhook.ts'
 import { listAudit } from '../../shared/store/audit-store.ts'
+import { claimAttempt, insertDelivery, recordAttempt } from '../../shared/store/webhooks-store.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 
@@ -183,6 +186,115 @@ describe('Webhooks: at-least-once safety', () => {
     expect(done).toMatchObject({ status: 'failed', attempts: 5 })
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(r.requests).toHaveLength(5)
+  })
+})
+
+describe('Webhooks: a worker that dies mid-attempt', () => {
+  /** A delivery row with no queue message behind it, so only this test's calls touch it. */
+  async function quietDelivery(t: TestTenant, endpointId: string): Promise<string> {
+    const id = randomUUID()
+    const at = new Date().toISOString()
+    await insertDelivery(t.tenant, {
+      id,
+      endpointId,
+      eventId: randomUUID(),
+      event: 'user.created',
+      status: 'pending',
+      attempts: 0,
+      httpStatus: null,
+      responseBody: null,
+      reason: null,
+      payload: envelopeBody(id, 'user.created', at, {
+        userId: randomUUID(),
+        email: 'a@example.com',
+        role: 'learner',
+      }),
+      envelopeId: id,
+      retryOf: null,
+      createdAt: at,
+      updatedAt: at,
+      attemptRecorded: true,
+    })
+    return id
+  }
+
+  it('lets a redelivered copy take over a claim whose lease ran out, and never a live one', async () => {
+    // Prepare: attempt 1 claimed by a worker that then died
+    const t = await newTenant()
+    const r = await receiver()
+    const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    const deliveryId = await quietDelivery(t, endpoint.id)
+    const claimedAt = Date.now()
+    expect(await claimAttempt(t.tenant, deliveryId, 1, new Date(claimedAt).toISOString())).toBe(true)
+    const msg = { tenantId: t.tenant.id, deliveryId, attempt: 1 }
+
+    // Act
+    await attemptDelivery(t.tenant, msg, new Date(claimedAt + CLAIM_LEASE_MS - 1000).toISOString())
+    const whileLeased = r.requests.length
+    await attemptDelivery(t.tenant, msg, new Date(claimedAt + CLAIM_LEASE_MS + 1000).toISOString())
+
+    // Assess
+    expect(whileLeased).toBe(0)
+    expect(r.requests).toHaveLength(1)
+    const [d] = await listDeliveries(t.tenant, {})
+    expect(d).toMatchObject({ id: deliveryId, status: 'delivered', attempts: 1, httpStatus: 200 })
+  })
+
+  it('queues the next attempt again when the worker died after recording a failure', async () => {
+    // Prepare: attempt 1 made and recorded as a failure, attempt 2 never queued
+    const t = await newTenant()
+    const r = await receiver()
+    const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    const deliveryId = await quietDelivery(t, endpoint.id)
+    const at = new Date().toISOString()
+    await claimAttempt(t.tenant, deliveryId, 1, at)
+    await recordAttempt(
+      t.tenant,
+      deliveryId,
+      1,
+      { status: 'pending', httpStatus: 500, responseBody: '', reason: 'http_500' },
+      at,
+    )
+
+    // Act: SQS hands attempt 1 out again
+    await attemptDelivery(t.tenant, { tenantId: t.tenant.id, deliveryId, attempt: 1 })
+
+    // Assess: the worker makes attempt 2 from the queue; attempt 1 is not repeated
+    const [d] = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => d[0]?.status === 'delivered',
+    )
+    expect(d).toMatchObject({ status: 'delivered', attempts: 2 })
+    expect(r.requests).toHaveLength(1)
+  })
+})
+
+describe('Webhooks: a downgrade stops what is under way', () => {
+  it('fails a pending delivery below Growth with entitlement_blocked, and refuses retry now', async () => {
+    // Prepare
+    const t = await newTenant()
+    const r = await receiver(() => ({ status: 500 }))
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
+    await createUser(t)
+    await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => (d[0]?.attempts ?? 0) >= 1,
+    )
+
+    // Act
+    await updateTenant(t.slug, { plan: 'starter' })
+    const [d] = await until(
+      () => listDeliveries(t.tenant, {}),
+      (d) => d[0]?.status === 'failed',
+    )
+
+    // Assess
+    expect(d).toMatchObject({ status: 'failed', reason: 'entitlement_blocked' })
+    expect(r.requests.length).toBeLessThan(5)
+    expect(r.requests.length).toBeLessThanOrEqual(d?.attempts ?? 0)
+    await expect(retryNow({ ...t.tenant, plan: 'starter' }, d?.id ?? '', 'test')).rejects.toBeInstanceOf(
+      EntitlementError,
+    )
   })
 })
 

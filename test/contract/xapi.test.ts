@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { gradeQuizAttempt, recordActivity } from '../../shared/services/learner-service.ts'
-import { connect } from '../../shared/services/lrs-connection-service.ts'
+import { connect, testConnection } from '../../shared/services/lrs-connection-service.ts'
 import { listLog } from '../../shared/services/xapi-service.ts'
 import type { StatementDelivery } from '../../shared/domain/xapi/delivery.ts'
 import { lms } from '../helpers/cli.ts'
@@ -162,6 +162,53 @@ describe('xAPI: the connection', () => {
     expect(lrs.requests[0]?.headers.authorization).toBe(
       `Basic ${Buffer.from(`key-2:${SECRET}`).toString('base64')}`,
     )
+  })
+
+  it('passes the connection test on 403, since a write-only key is sufficient; 401 fails', async () => {
+    // Prepare
+    const t = await newTenant()
+    const writeOnly = await recordStore(() => ({ status: 403 }))
+    await connect(t.tenant, { endpoint: writeOnly.endpoint, key: 'k', secret: 's' }, 'test')
+
+    // Act
+    const tested = await testConnection(t.tenant)
+
+    // Assess
+    expect(tested).toEqual({ ok: true, httpStatus: 403, reason: null })
+    expect(writeOnly.requests).toHaveLength(1)
+  })
+
+  it('keeps the connection for new credentials, and makes a new one for another store or actor form', async () => {
+    const t = await newTenant()
+    const a = await recordStore()
+    const b = await recordStore()
+    const first = await connect(t.tenant, { endpoint: a.endpoint, key: 'k', secret: 's' }, 'test')
+    const rotated = await connect(t.tenant, { endpoint: a.endpoint, key: 'k2', secret: 's2' }, 'test')
+    const moved = await connect(t.tenant, { endpoint: b.endpoint }, 'test')
+    const remoded = await connect(t.tenant, { endpoint: b.endpoint, identityMode: 'email' }, 'test')
+    expect(rotated.id).toBe(first.id)
+    expect(moved.id).not.toBe(first.id)
+    expect(remoded.id).not.toBe(moved.id)
+    expect(remoded.connectedAt).toBe(first.connectedAt)
+  })
+
+  it('never sends a pending statement to a store the connection moved to: it fails as disconnected', async () => {
+    // Prepare
+    const s = await setup(['video', 'video'])
+    const a = await recordStore(() => ({ status: 503 }))
+    const b = await recordStore()
+    await connect(s.t.tenant, { endpoint: a.endpoint, key: 'k', secret: 's' }, 'test')
+    await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 0), kind: 'complete' })
+    await a.waitFor(1)
+
+    // Act
+    await connect(s.t.tenant, { endpoint: b.endpoint }, 'test')
+    const [row] = await logOf(s.t, (rows) => rows[0]?.status === 'failed')
+    await sleep(1500)
+
+    // Assess
+    expect(row).toMatchObject({ status: 'failed', reason: 'disconnected' })
+    expect(b.requests).toHaveLength(0)
   })
 
   it('refuses private, metadata and internal endpoints, and a URL that includes /statements', async () => {

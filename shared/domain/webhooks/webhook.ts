@@ -49,6 +49,8 @@ export interface WebhookDelivery {
   readonly retryOf: string | null
   readonly createdAt: string
   readonly updatedAt: string
+  /** See shared/domain/attempts.ts. */
+  readonly attemptRecorded: boolean
 }
 
 export const MAX_ATTEMPTS = 5

@@ -28,6 +28,8 @@ export interface StatementDelivery {
   readonly manualRetries: number
   readonly createdAt: string
   readonly updatedAt: string
+  /** See shared/domain/attempts.ts. */
+  readonly attemptRecorded: boolean
 }
 
 export const MAX_ATTEMPTS = 5
