@@ -36,6 +36,8 @@ export async function consumeMonthlyUsage(
   month: string,
   cap: number | null,
 ): Promise<number | undefined> {
+  // A cap of 0 admits nothing; the condition below would let the month's first request through.
+  if (cap !== null && cap <= 0) return undefined
   try {
     const out = await updateItem({
       Key: keys.monthlyUsage(tenant, month),

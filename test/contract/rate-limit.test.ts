@@ -90,6 +90,14 @@ describe('Middleware: rate limit', () => {
     expect((await client(t.slug, other).get('/api/v1/users')).status).toBe(429)
   })
 
+  it('admits no request at all under a monthly cap of 0', async () => {
+    const t = await newTenant()
+    await updateTenant(t.slug, { monthlyApiCap: 0 })
+    const first = await t.api.get('/api/v1/users')
+    expect(first.status).toBe(429)
+    expect(Number(first.headers['retry-after'])).toBeGreaterThan(0)
+  })
+
   it('does not rate limit or meter the public plans catalog', async () => {
     const reply = await client('anything').get('/api/v1/plans')
     expect(reply.status).toBe(200)
