@@ -1,7 +1,9 @@
 /** `lms course|category|learner|completion ...`: courses, their settings, and what a learner does. */
-import { toCourseResource, toCourseSettings } from '../functions/courses/representation.ts'
+import { toCourseResource, toCourseSettings, toModuleResource } from '../functions/courses/representation.ts'
 import { toEnrollmentResource, toProgress } from '../functions/enrollments/representation.ts'
 import type { CourseSettings } from '../shared/domain/courses/course.ts'
+import { AppModuleInput } from '../shared/domain/courses/module.ts'
+import { parseOrThrow } from '../shared/domain/validation.ts'
 import * as courses from '../shared/services/courses-service.ts'
 import * as enrollments from '../shared/services/enrollments-service.ts'
 import * as learner from '../shared/services/learner-service.ts'
@@ -54,6 +56,15 @@ export const courseCommands: Record<string, Command> = {
     )
     return toCourseResource(course)
   },
+  'course add-module': async (f) => {
+    const input = parseOrThrow(AppModuleInput, {
+      title: f.get('title'),
+      module_type: f.get('module-type'),
+      ...(f.has('description') ? { description: f.get('description') } : {}),
+      ...(f.has('optional') ? { is_required: false } : {}),
+    })
+    return toModuleResource(await courses.addModule(await tenantOf(f), required(f, 'course'), input, at(f)))
+  },
   'course configure': async (f) => {
     const tenant = await tenantOf(f)
     const course = await courses.configureCourse(tenant, required(f, 'course'), settingsFrom(f))
@@ -79,10 +90,17 @@ const activity =
         moduleId: required(f, 'module'),
         kind,
         score: number(f, 'score') ?? null,
+        ...(kind === 'complete' ? passedFlag(f) : {}),
         timeSpentSeconds: number(f, 'time-spent'),
         at: at(f),
       }),
     )
+
+/** `--passed true|false`: the pass/fail a package reported with its completion. */
+function passedFlag(f: ReadonlyMap<string, string>): { passed?: boolean } {
+  const passed = onOff(f, 'passed')
+  return passed === undefined ? {} : { passed }
+}
 
 export const learnerCommands: Record<string, Command> = {
   'learner enroll': async (f) =>
@@ -100,6 +118,16 @@ export const learnerCommands: Record<string, Command> = {
   'learner start-module': activity('start'),
   'learner progress-module': activity('progress'),
   'learner complete-module': activity('complete'),
+  'learner cmi5-statement': async (f) => {
+    const sent = await learner.forwardUnitStatement(
+      await tenantOf(f),
+      required(f, 'enrollment'),
+      required(f, 'module'),
+      required(f, 'statement'),
+      at(f),
+    )
+    return { statement_id: sent.statementId }
+  },
   'learner download': async (f) =>
     toProgress(
       await learner.recordDownload(

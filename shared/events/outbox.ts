@@ -23,6 +23,8 @@ export type EventType =
   // Internal: learning activity for statement export; not in the webhook catalog.
   | 'module.completed'
   | 'quiz_attempt.graded'
+  | 'cmi5.launched'
+  | 'cmi5.statement'
 
 export interface DomainEvent {
   readonly id: string

@@ -8,7 +8,7 @@ import {
   type CreateCourseInput,
   type UpdateCourseInput,
 } from '../domain/courses/course.ts'
-import type { AddModuleInput, Module } from '../domain/courses/module.ts'
+import type { AppModuleInput, Module } from '../domain/courses/module.ts'
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import { planById } from '../domain/plans/catalog.ts'
 import { courseCapError } from '../domain/plans/entitlements.ts'
@@ -148,7 +148,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export async function addModule(
   tenant: TenantContext,
   courseId: string,
-  input: AddModuleInput,
+  input: AppModuleInput,
   at = nowIso(),
 ): Promise<Module> {
   // Each lost race means another append won, so a caller among n racing appends wins within n tries.

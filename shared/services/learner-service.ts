@@ -15,7 +15,10 @@ import {
 } from '../domain/enrollments/progress.ts'
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { unitStatement } from '../domain/xapi/cmi5.ts'
+import { statementIdFor } from '../domain/xapi/statement.ts'
 import { newEvent, outboxPut } from '../events/outbox.ts'
+import { appendEvent } from '../store/outbox-store.ts'
 import { getCourse, listModules } from '../store/courses-store.ts'
 import {
   certificatePut,
@@ -34,6 +37,8 @@ export interface ActivityInput {
   readonly moduleId: string
   readonly kind: ActivityChange['kind']
   readonly score?: number | null
+  /** Pass/fail as a package reported it on completion (SCORM, AICC, cmi5); absent when it did not. */
+  readonly passed?: boolean
   readonly timeSpentSeconds?: number
   readonly at?: string
 }
@@ -54,8 +59,9 @@ function learningEvents(
   before: Enrollment,
   after: Enrollment,
   change: ActivityChange,
-  attempt?: Enrollment['quizAttempts'][number],
+  reported: Reported,
 ): TransactItem[] {
+  const { module, attempt } = reported
   const ids = {
     enrollmentId: after.id,
     userId: after.userId,
@@ -64,6 +70,10 @@ function learningEvents(
   }
   const score = attempt ? { raw: attempt.raw, max: attempt.max, scaled: attempt.scaled } : undefined
   const items: TransactItem[] = []
+  if (change.kind === 'start' && module.moduleType === 'cmi5') {
+    // Every launch of a cmi5 unit opens a session the unit's own statements will name.
+    items.push(outboxPut(tenant, newEvent('cmi5.launched', { ...ids, sessionId: randomUUID() }, change.at)))
+  }
   if (attempt && score) {
     items.push(
       outboxPut(
@@ -80,13 +90,26 @@ function learningEvents(
         tenant,
         newEvent(
           'module.completed',
-          { ...ids, score: moduleState.score, attempt: attempt?.passed ? score : null },
+          {
+            ...ids,
+            moduleType: module.moduleType,
+            score: moduleState.score,
+            success: reported.success ?? null,
+            attempt: attempt?.passed ? score : null,
+          },
           change.at,
         ),
       ),
     )
   }
   return items
+}
+
+/** What the activity's module reported beyond progress: a graded attempt, pass/fail. */
+interface Reported {
+  readonly module: Module
+  readonly attempt?: Enrollment['quizAttempts'][number]
+  readonly success?: boolean
 }
 
 /** The activity, and completion when it finishes the last required module. */
@@ -96,8 +119,9 @@ function nextState(
   modules: readonly Module[],
   change: ActivityChange,
   validityDays: number | null,
-  attempt?: Enrollment['quizAttempts'][number],
+  reported: Reported,
 ): { enrollment: Enrollment; extra: TransactItem[] } {
+  const { attempt } = reported
   if (current.status !== 'active') {
     throw new RuleViolationError(
       'enrollment.not_active',
@@ -106,7 +130,7 @@ function nextState(
   }
   let next = applyActivity(current, modules, change)
   if (attempt) next = { ...next, quizAttempts: [...next.quizAttempts, attempt] }
-  const extra: TransactItem[] = learningEvents(tenant, current, next, change, attempt)
+  const extra: TransactItem[] = learningEvents(tenant, current, next, change, reported)
   if (isComplete(modules, next.modules)) {
     const certificateId = randomUUID()
     next = completeEnrollment(next, change.at, certificateId, validityDays)
@@ -164,7 +188,10 @@ export async function recordActivity(
     at,
   }
   const saved = await changeEnrollment(tenant, enrollmentId, (current) =>
-    nextState(tenant, current, modules, change, course?.settings.certificateValidityDays ?? null),
+    nextState(tenant, current, modules, change, course?.settings.certificateValidityDays ?? null, {
+      module,
+      success: input.kind === 'complete' ? input.passed : undefined,
+    }),
   )
   return progressView(saved, modules)
 }
@@ -182,6 +209,29 @@ export async function recordDownload(
     throw new RuleViolationError('module.not_archive', 'Only archive modules are downloaded')
   }
   return recordActivity(tenant, enrollmentId, { moduleId, kind: 'complete', at })
+}
+
+/**
+ * A statement a launched cmi5 unit sent: recorded as an event, so the record store receives it
+ * exactly as sent (our actor in place of the unit's) when, and only when, one is connected.
+ */
+export async function forwardUnitStatement(
+  tenant: TenantContext,
+  enrollmentId: string,
+  moduleId: string,
+  statementJson: string,
+  at = nowIso(),
+): Promise<{ statementId: string }> {
+  const statement = unitStatement(statementJson)
+  const enrollment = await getEnrollment(tenant, enrollmentId)
+  const module = findModule(await listModules(tenant, enrollment.courseId), moduleId)
+  if (module.moduleType !== 'cmi5') {
+    throw new RuleViolationError('module.not_cmi5', 'Only cmi5 units send statements')
+  }
+  const ids = { enrollmentId, userId: enrollment.userId, courseId: enrollment.courseId, moduleId }
+  const event = newEvent('cmi5.statement', { ...ids, statement: JSON.stringify(statement) }, at)
+  await appendEvent(tenant, event)
+  return { statementId: typeof statement.id === 'string' ? statement.id : statementIdFor(event.id) }
 }
 
 export interface QuizAttemptInput {
@@ -219,7 +269,10 @@ export async function gradeQuizAttempt(tenant: TenantContext, enrollmentId: stri
     at,
   }
   const saved = await changeEnrollment(tenant, enrollmentId, (current) =>
-    nextState(tenant, current, modules, change, course?.settings.certificateValidityDays ?? null, attempt),
+    nextState(tenant, current, modules, change, course?.settings.certificateValidityDays ?? null, {
+      module,
+      attempt,
+    }),
   )
   return { attempt, progress: progressView(saved, modules) }
 }

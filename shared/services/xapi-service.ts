@@ -20,7 +20,7 @@ import {
   actorFor,
   buildStatement,
   portalBase,
-  statementIdFor,
+  statementIdOf,
   statementSourceOf,
   XAPI_VERSION,
 } from '../domain/xapi/statement.ts'
@@ -77,7 +77,7 @@ export async function fanOutStatements(
   const learner = await getUser(tenant, source.userId)
   if (!learner || learner.erasedAt !== undefined) return 0
   const email = connection.identityMode === 'email' ? learner.email : undefined
-  const id = statementIdFor(pending.event.id)
+  const id = statementIdOf(source, pending.event.id)
   const built = buildStatement({
     source,
     statementId: id,

@@ -1,12 +1,13 @@
 /** Reading the outbox: the relay (and tests) see what a change wrote next to it. */
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import type { DomainEvent, EventType, Notification } from '../events/outbox.ts'
+import { outboxPut, type DomainEvent, type EventType, type Notification } from '../events/outbox.ts'
 import {
   getItem,
   isConditionalCheckFailed,
   putItem,
   queryUpTo,
   queryAll,
+  transact,
   updateItem,
   type Item,
 } from './db.ts'
@@ -18,6 +19,11 @@ function outboxItems(tenant: TenantContext) {
     ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.outboxPrefix },
     ConsistentRead: true,
   })
+}
+
+/** An event that is the whole change (nothing else to write with it). */
+export async function appendEvent(tenant: TenantContext, e: DomainEvent): Promise<void> {
+  await transact([outboxPut(tenant, e)])
 }
 
 export async function listOutboxEvents(tenant: TenantContext): Promise<DomainEvent[]> {

@@ -34,3 +34,10 @@ export const AddModuleInput = v.object({
   is_required: v.optional(v.boolean()),
 })
 export type AddModuleInput = v.InferOutput<typeof AddModuleInput>
+
+/** The app (the operator CLI stands in for it) also adds the package types. */
+export const AppModuleInput = v.object({
+  ...AddModuleInput.entries,
+  module_type: v.picklist(moduleTypes, `must be one of ${moduleTypes.join(', ')}`),
+})
+export type AppModuleInput = v.InferOutput<typeof AppModuleInput>

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { DomainEvent } from '../../events/outbox.ts'
+import { CMI5_CATEGORY, CMI5_EXTENSIONS } from './cmi5.ts'
 import type { IdentityMode } from './connection.ts'
 
 export const XAPI_VERSION = '1.0.3'
@@ -14,6 +15,9 @@ const VERBS = {
   completed: 'http://adlnet.gov/expapi/verbs/completed',
   passed: 'http://adlnet.gov/expapi/verbs/passed',
   failed: 'http://adlnet.gov/expapi/verbs/failed',
+  // cmi5: the LMS's own statements for a cmi5 module (launch, move-on criteria met).
+  launched: 'http://adlnet.gov/expapi/verbs/launched',
+  satisfied: 'https://w3id.org/xapi/adl/verbs/satisfied',
 } as const
 export type Verb = keyof typeof VERBS
 
@@ -38,8 +42,29 @@ export type StatementSource =
       readonly moduleId: string
       /** The module's reported score (0..100), or null when it reported none. */
       readonly score: number | null
+      /** Pass/fail as the package reported it, or null when it reported none. */
+      readonly success: boolean | null
       /** A quiz module: the passing attempt. */
       readonly attempt: Score | null
+      /** A cmi5 module completes when its move-on criteria are met: "satisfied". */
+      readonly cmi5: boolean
+    }
+  | {
+      readonly kind: 'cmi5_launched'
+      readonly enrollmentId: string
+      readonly userId: string
+      readonly courseId: string
+      readonly moduleId: string
+      readonly sessionId: string
+    }
+  | {
+      /** A statement a cmi5 unit sent, forwarded as sent but for the actor. */
+      readonly kind: 'forwarded'
+      readonly enrollmentId: string
+      readonly userId: string
+      readonly courseId: string
+      readonly moduleId: string
+      readonly statement: Readonly<Record<string, unknown>>
     }
   | {
       readonly kind: 'quiz_graded'
@@ -86,8 +111,23 @@ export function statementSourceOf(event: DomainEvent): StatementSource | undefin
         ...ids,
         moduleId,
         score: num(d.score) ?? null,
+        success: typeof d.success === 'boolean' ? d.success : null,
         attempt: scoreOf(d.attempt),
+        cmi5: d.moduleType === 'cmi5',
       }
+    }
+    case 'cmi5.launched': {
+      const moduleId = str(d.moduleId)
+      const sessionId = str(d.sessionId)
+      if (!moduleId || !sessionId) return undefined
+      return { kind: 'cmi5_launched', ...ids, moduleId, sessionId }
+    }
+    case 'cmi5.statement': {
+      // Kept as JSON text in the event: a stored map would not keep the unit's key order.
+      const moduleId = str(d.moduleId)
+      const statement = typeof d.statement === 'string' ? (JSON.parse(d.statement) as unknown) : undefined
+      if (!moduleId || typeof statement !== 'object' || statement === null) return undefined
+      return { kind: 'forwarded', ...ids, moduleId, statement: statement as Record<string, unknown> }
     }
     case 'quiz_attempt.graded': {
       const moduleId = str(d.moduleId)
@@ -135,7 +175,16 @@ export function actorFor(
   return { objectType: 'Agent', account: { homePage: portal, name: userId } }
 }
 
-/** One statement id per source event, whoever relays it and however often (a name-based UUID). */
+/**
+ * The statement's id: a forwarded statement keeps the id its unit gave it; any other is fixed per
+ * source event, whoever relays it and however often.
+ */
+export function statementIdOf(source: StatementSource, eventId: string): string {
+  if (source.kind === 'forwarded' && typeof source.statement.id === 'string') return source.statement.id
+  return statementIdFor(eventId)
+}
+
+/** A name-based UUID from the event id. */
 export function statementIdFor(eventId: string): string {
   const h = createHash('sha256').update(`xapi/${eventId}`).digest('hex')
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`
@@ -148,7 +197,8 @@ function resultScore(s: Score) {
 }
 
 export interface BuiltStatement {
-  readonly verb: Verb
+  /** The verb's short name, for the delivery log. */
+  readonly verb: string
   readonly objectId: string
   /** Serialised once: every attempt sends these bytes. */
   readonly body: string
@@ -162,6 +212,7 @@ export function buildStatement(input: {
   readonly actor: Actor
 }): BuiltStatement {
   const { source, portal } = input
+  if (source.kind === 'forwarded') return forwarded(source.statement, input.statementId, input.actor)
   const course = courseActivityId(portal, source.courseId)
   let verb: Verb
   let objectId: string
@@ -169,17 +220,24 @@ export function buildStatement(input: {
   let result: Record<string, unknown>
   switch (source.kind) {
     case 'module_completed':
-      verb = 'completed'
+      verb = source.cmi5 ? 'satisfied' : 'completed'
       objectId = moduleActivityId(portal, source.moduleId)
       objectType = ACTIVITY_TYPES.module
       result = source.attempt
         ? { score: resultScore(source.attempt), success: true, completion: true }
-        : source.score !== null
-          ? {
-              score: resultScore({ raw: source.score, max: 100, scaled: source.score / 100 }),
-              completion: true,
-            }
-          : { completion: true }
+        : {
+            ...(source.score !== null
+              ? { score: resultScore({ raw: source.score, max: 100, scaled: source.score / 100 }) }
+              : {}),
+            ...(source.success !== null ? { success: source.success } : {}),
+            completion: true,
+          }
+      break
+    case 'cmi5_launched':
+      verb = 'launched'
+      objectId = moduleActivityId(portal, source.moduleId)
+      objectType = ACTIVITY_TYPES.module
+      result = {}
       break
     case 'quiz_graded':
       verb = source.passed ? 'passed' : 'failed'
@@ -199,16 +257,43 @@ export function buildStatement(input: {
     actor: input.actor,
     verb: { id: VERBS[verb], display: { 'en-US': verb } },
     object: { objectType: 'Activity', id: objectId, definition: { type: objectType } },
-    result,
+    ...(Object.keys(result).length > 0 ? { result } : {}),
     context: {
       registration: source.enrollmentId,
       platform: PLATFORM,
       // The course is the parent of its modules; a course is not its own parent.
       ...(source.kind === 'course_completed'
         ? {}
-        : { contextActivities: { parent: [{ objectType: 'Activity', id: course }] } }),
+        : {
+            contextActivities: {
+              parent: [{ objectType: 'Activity', id: course }],
+              ...(source.kind === 'cmi5_launched' || (source.kind === 'module_completed' && source.cmi5)
+                ? { category: [CMI5_CATEGORY] }
+                : {}),
+            },
+          }),
+      ...(source.kind === 'cmi5_launched'
+        ? {
+            extensions: {
+              [CMI5_EXTENSIONS.sessionId]: source.sessionId,
+              [CMI5_EXTENSIONS.launchMode]: 'Normal',
+            },
+          }
+        : {}),
     },
     timestamp: input.timestamp,
   }
   return { verb, objectId, body: JSON.stringify(statement) }
+}
+
+/** As the unit sent it, with our actor in place of whatever it named, and its id kept (or given). */
+function forwarded(
+  statement: Readonly<Record<string, unknown>>,
+  statementId: string,
+  actor: Actor,
+): BuiltStatement {
+  const verbId = (statement.verb as { id: string }).id
+  const objectId = (statement.object as { id: string }).id
+  const body = { ...statement, id: statementId, actor }
+  return { verb: verbId.slice(verbId.lastIndexOf('/') + 1), objectId, body: JSON.stringify(body) }
 }
