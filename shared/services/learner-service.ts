@@ -19,6 +19,7 @@ import { unitStatement } from '../domain/xapi/cmi5.ts'
 import { statementIdFor } from '../domain/xapi/statement.ts'
 import { newEvent, outboxPut } from '../events/outbox.ts'
 import { appendEvent } from '../store/outbox-store.ts'
+import { modulePackageSize, presignModulePackage } from '../store/content-store.ts'
 import { getCourse, listModules } from '../store/courses-store.ts'
 import {
   certificatePut,
@@ -196,19 +197,34 @@ export async function recordActivity(
   return progressView(saved, modules)
 }
 
-/** An archive module is delivered as-is and completes on its first download. */
+/** How long a package download link works: long enough to start a large download, no longer. */
+export const DOWNLOAD_LINK_SECONDS = 15 * 60
+
+export interface Download {
+  readonly url: string
+  readonly expiresAt: string
+  readonly progress: ProgressView
+}
+
+/**
+ * An archive module is delivered as-is, through a pre-signed URL that forces a download, and
+ * completes on its first download. No package yet: 404, and nothing is recorded.
+ */
 export async function recordDownload(
   tenant: TenantContext,
   enrollmentId: string,
   moduleId: string,
   at = nowIso(),
-) {
+): Promise<Download> {
   const enrollment = await getEnrollment(tenant, enrollmentId)
   const module = findModule(await listModules(tenant, enrollment.courseId), moduleId)
   if (module.moduleType !== 'archive') {
     throw new RuleViolationError('module.not_archive', 'Only archive modules are downloaded')
   }
-  return recordActivity(tenant, enrollmentId, { moduleId, kind: 'complete', at })
+  if ((await modulePackageSize(tenant, module.id)) === undefined) throw new NotFoundError('module_package')
+  const progress = await recordActivity(tenant, enrollmentId, { moduleId, kind: 'complete', at })
+  const url = await presignModulePackage(tenant, module.id, `${module.title}.zip`, DOWNLOAD_LINK_SECONDS)
+  return { url, expiresAt: new Date(Date.now() + DOWNLOAD_LINK_SECONDS * 1000).toISOString(), progress }
 }
 
 /**

@@ -13,7 +13,9 @@ export const tableSchema = {
   streamView: 'NEW_AND_OLD_IMAGES',
 } as const
 
-/** Queues of the workers (each with a dead-letter queue) and the exports bucket. */
+/** Queues of the workers (each with a dead-letter queue), the exports and the content bucket. */
 export const queueNames = ['exports', 'webhooks', 'xapi'] as const
 export const deadLetterSuffix = '-dlq'
 export const exportsBucketName = 'lms-exports'
+/** Module packages (archive ZIPs), uploaded in the app and downloaded through pre-signed URLs. */
+export const contentBucketName = 'lms-content'

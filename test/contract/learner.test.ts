@@ -4,6 +4,9 @@
  * imports and GET /api/v1/completions. Also the CLI's course settings and categories.
  */
 import { randomUUID } from 'node:crypto'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { listOutboxEvents } from '../../shared/store/outbox-store.ts'
 import { lms } from '../helpers/cli.ts'
@@ -40,6 +43,33 @@ async function enroll(t: TestTenant, userId: string, courseId: string) {
 }
 
 /** `lms learner <command> --tenant <slug> --enrollment <id> --module <id> ...` */
+/** The smallest valid ZIP (an empty archive) plus a comment, so each package's bytes are its own. */
+function zip(comment: string): Buffer {
+  const text = Buffer.from(comment, 'utf8')
+  const eocd = Buffer.alloc(22)
+  eocd.writeUInt32LE(0x06054b50, 0)
+  eocd.writeUInt16LE(text.length, 20)
+  return Buffer.concat([eocd, text])
+}
+
+/** Uploads a package for the module as the app does (`lms course upload-package`). */
+async function uploadPackage(t: TestTenant, courseId: string, moduleId: string, bytes: Buffer) {
+  const file = join(await mkdtemp(join(tmpdir(), 'lms-package-')), 'package.zip')
+  await writeFile(file, bytes)
+  return lms(
+    'course',
+    'upload-package',
+    '--tenant',
+    t.slug,
+    '--course',
+    courseId,
+    '--module',
+    moduleId,
+    '--file',
+    file,
+  )
+}
+
 function learner(t: TestTenant, command: string, enrollmentId: string, moduleId: string, ...rest: string[]) {
   return lms(
     'learner',
@@ -326,6 +356,7 @@ describe('CLI: lms learner', () => {
     ])
     const [pack, video] = k.modules as [{ id: string; title: string }, { id: string; title: string }]
     const e = await enroll(t, (await user(t)).id, k.id)
+    expect((await uploadPackage(t, k.id, pack.id, zip('pack'))).code).toBe(0)
 
     // Act
     const download = await learner(t, 'download', e.id, pack.id, '--at', '2026-06-01T07:00:00Z')
@@ -333,7 +364,7 @@ describe('CLI: lms learner', () => {
 
     // Assess
     expect(download.code).toBe(0)
-    expect(download.json).toEqual({
+    expect(download.json.progress).toEqual({
       enrollment_id: e.id,
       overall_progress_percent: 50,
       time_spent_seconds: 0,
@@ -345,6 +376,53 @@ describe('CLI: lms learner', () => {
     })
     expect(notArchive.code).not.toBe(0)
     expect(notArchive.json.error.code).toBe(422)
+  })
+
+  it('hands out a pre-signed link that downloads the package as-is, as an attachment, for 15 minutes', async () => {
+    // Prepare
+    const t = await newTenant()
+    const k = await course(t, [{ title: 'Field guide é', module_type: 'archive' }])
+    const [pack] = k.modules as [{ id: string; title: string }]
+    const e = await enroll(t, (await user(t)).id, k.id)
+    const bytes = zip(`package ${randomUUID()}`)
+    const uploaded = await uploadPackage(t, k.id, pack.id, bytes)
+
+    // Act
+    const before = Date.now()
+    const download = await learner(t, 'download', e.id, pack.id)
+    const fetched = await fetch(download.json.download_url as string)
+
+    // Assess
+    expect(uploaded.json).toEqual({ module_id: pack.id, bytes: bytes.length })
+    expect(fetched.status).toBe(200)
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true)
+    expect(fetched.headers.get('content-disposition')).toMatch(/^attachment; filename="Field guide _\.zip"/)
+    expect(fetched.headers.get('content-type')).toBe('application/zip')
+    const url = new URL(download.json.download_url as string)
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('900')
+    const expiresAt = Date.parse(download.json.expires_at as string)
+    expect(expiresAt - before).toBeGreaterThanOrEqual(899_000)
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(900_000)
+    expect(download.json.progress.modules[0].status).toBe('completed')
+  })
+
+  it('answers 404 and records nothing while the module has no package; refuses a file that is not a ZIP', async () => {
+    // Prepare
+    const t = await newTenant()
+    const k = await course(t, [{ title: 'Pack', module_type: 'archive' }])
+    const [pack] = k.modules as [{ id: string; title: string }]
+    const e = await enroll(t, (await user(t)).id, k.id)
+
+    // Act
+    const download = await learner(t, 'download', e.id, pack.id)
+    const notZip = await uploadPackage(t, k.id, pack.id, Buffer.from('just text'))
+
+    // Assess
+    expect(download.code).not.toBe(0)
+    expect(download.json.error.code).toBe(404)
+    expect(notZip.json.error).toMatchObject({ code: 400, message: expect.stringMatching(/^file/) })
+    const progress = await t.api.get(`/api/v1/enrollments/${e.id}/progress`)
+    expect(progress.body.data.modules[0].status).toBe('not_started')
   })
 
   it('completes the enrollment with the last required module: completed_at = --at, a certificate with number and expiry, and the events', async () => {
@@ -375,6 +453,7 @@ describe('CLI: lms learner', () => {
     )
     expect(configured.json).toMatchObject({ certificate_validity_days: 30, ceu: 1.5 })
     const e = await enroll(t, u.id, k.id)
+    await uploadPackage(t, k.id, pack.id, zip('final pack'))
     await learner(
       t,
       'complete-module',
@@ -392,11 +471,11 @@ describe('CLI: lms learner', () => {
     const last = await learner(t, 'download', e.id, pack.id, '--at', '2026-03-02T09:00:00Z')
 
     // Assess
-    expect(last.json).toMatchObject({
+    expect(last.json.progress).toMatchObject({
       overall_progress_percent: 100,
       last_activity_at: '2026-03-02T09:00:00.000Z',
     })
-    expect(last.json.modules[1]).toEqual(moduleView(extra, 'not_started', null, 0, null))
+    expect(last.json.progress.modules[1]).toEqual(moduleView(extra, 'not_started', null, 0, null))
     const done = (await t.api.get(`/api/v1/enrollments/${e.id}`)).body.data
     expect(done).toMatchObject({
       status: 'completed',

@@ -356,23 +356,27 @@ describe('Construct: LmsStack', () => {
     template.resourceCountIs('AWS::SQS::Queue', 6)
   })
 
-  it('blocks all public access to the exports bucket', () => {
+  it('blocks all public access to both buckets (exports, module content) and encrypts them', () => {
     // Prepare
     const { template } = synth('withCertificateArn')
 
     // Act
-    const expected = {
-      PublicAccessBlockConfiguration: {
+    const buckets = Object.values(template.findResources('AWS::S3::Bucket')) as {
+      Properties: Record<string, unknown>
+    }[]
+
+    // Assess
+    expect(buckets).toHaveLength(2)
+    for (const bucket of buckets) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
         BlockPublicAcls: true,
         BlockPublicPolicy: true,
         IgnorePublicAcls: true,
         RestrictPublicBuckets: true,
-      },
+      })
+      expect(bucket.Properties.BucketEncryption).toBeDefined()
     }
-
-    // Assess
-    template.resourceCountIs('AWS::S3::Bucket', 1)
-    template.hasResourceProperties('AWS::S3::Bucket', expected)
+    template.hasOutput('ContentBucketName', {})
   })
 
   it('lets only the writing route groups write to the table (least privilege)', () => {

@@ -1,9 +1,11 @@
 /** Test files that call services directly (to arrange data) use the same stores as the gateway. */
 import { inject } from 'vitest'
+import { contentBucketName } from '../../shared/store/table-schema.ts'
 
 process.env.LMS_DYNAMODB_ENDPOINT = inject('dynamoEndpoint')
 process.env.LMS_SQS_ENDPOINT = inject('emulatorEndpoint')
 process.env.LMS_S3_ENDPOINT = inject('emulatorEndpoint')
+process.env.LMS_CONTENT_BUCKET = contentBucketName
 process.env.LMS_LOG_LEVEL = 'silent'
 process.env.LMS_TENANT_CACHE_MS = '0'
 process.env.LMS_ENCRYPTION_KEY = inject('encryptionKey')
