@@ -78,8 +78,9 @@ const commands: Record<string, Command> = {
 
   'api-key create': async (f) => {
     const tenant = await tenantOf(f)
-    const env = f.get('env') ?? 'live'
-    if (env !== 'live' && env !== 'test') throw new UsageError('--env takes live or test')
+    const env = f.get('env')
+    if (env !== undefined && env !== 'live' && env !== 'test')
+      throw new UsageError('--env takes live or test')
     const scopes = required(f, 'scopes')
       .split(',')
       .map((s) => s.trim())

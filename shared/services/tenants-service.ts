@@ -1,5 +1,6 @@
 /** Tenants and API keys: operator work (the CLI), and the per-request lookups of the HTTP stack. */
 import { randomUUID } from 'node:crypto'
+import { keyEnvFor } from '../domain/api-keys/environment.ts'
 import { generateKey, type KeyEnv } from '../domain/api-keys/key-format.ts'
 import { ConflictError, NotFoundError, ValidationError, type PlanId } from '../domain/errors.ts'
 import { isPlanId } from '../domain/plans/catalog.ts'
@@ -122,7 +123,7 @@ export interface CreatedKey {
 export async function createApiKey(
   tenant: Tenant,
   scopes: readonly string[],
-  env: KeyEnv = 'live',
+  askedEnv: KeyEnv | undefined = undefined,
   expiresAt: string | null = null,
   at = nowIso(),
 ): Promise<CreatedKey> {
@@ -133,6 +134,7 @@ export async function createApiKey(
   if (expiresAt !== null && Number.isNaN(Date.parse(expiresAt))) {
     throw new ValidationError('expires_at', 'expires_at must be an ISO 8601 timestamp')
   }
+  const env = keyEnvFor(tenant.kind, askedEnv)
   const generated = generateKey(env)
   const record: ApiKeyRecord = {
     id: randomUUID(),

@@ -87,11 +87,15 @@ describe('Middleware: API key auth', () => {
     expect((await client(t.slug, valid).get('/api/v1/users')).status).toBe(200)
   })
 
-  it('accepts test-environment keys, whose visible prefix carries the segment', async () => {
-    const t = await newTenant()
-    const key = await t.key(['read'], { env: 'test' })
+  it('gives a sandbox test keys, whose visible prefix carries the segment, and refuses the other environment', async () => {
+    const sandbox = await newTenant('growth', 'sandbox')
+    const customer = await newTenant()
+    const key = await sandbox.key(['read'])
     expect(key.startsWith('lms_test_')).toBe(true)
-    expect((await client(t.slug, key).get('/api/v1/users')).status).toBe(200)
+    expect(customer.adminKey.startsWith('lms_live_')).toBe(true)
+    expect((await client(sandbox.slug, key).get('/api/v1/users')).status).toBe(200)
+    await expect(customer.key(['read'], { env: 'test' })).rejects.toThrow(/sandbox/)
+    await expect(sandbox.key(['read'], { env: 'live' })).rejects.toThrow(/sandbox/)
   })
 
   it('never echoes the key in a response', async () => {

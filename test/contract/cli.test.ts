@@ -27,7 +27,8 @@ describe('CLI: tenant and api-key', () => {
     const created = await lms('api-key', 'create', '--tenant', s, '--scopes', 'read,write')
     expect(created.code).toBe(0)
     expect(created.json).toMatchObject({ scopes: ['read', 'write'], expires_at: null })
-    expect(created.json.key).toMatch(/^lms_live_/)
+    // A sandbox's keys are test keys.
+    expect(created.json.key).toMatch(/^lms_test_/)
     expect(created.json.prefix).toBe(created.json.key.slice(0, 12))
     expect((await client(s, created.json.key).get('/api/v1/users')).status).toBe(200)
 

@@ -18,7 +18,7 @@ export async function newTenant(plan: PlanId = 'growth', kind = 'customer'): Pro
   const slug = `t-${randomBytes(5).toString('hex')}`
   const tenant = await createTenant({ slug, plan, kind })
   const key = async (scopes: string[], options: { env?: 'live' | 'test'; expiresAt?: string } = {}) =>
-    (await createApiKey(tenant, scopes, options.env ?? 'live', options.expiresAt ?? null)).key
+    (await createApiKey(tenant, scopes, options.env, options.expiresAt ?? null)).key
   const adminKey = await key(['read', 'write', 'admin'])
   return { tenant, slug, adminKey, api: client(slug, adminKey), key }
 }
