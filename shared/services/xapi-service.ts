@@ -24,6 +24,7 @@ import {
   statementSourceOf,
   XAPI_VERSION,
 } from '../domain/xapi/statement.ts'
+import { mapLimit } from '../concurrency.ts'
 import { sendOutbound } from '../net/outbound-http.ts'
 import { sendMessage } from '../queue/sqs.ts'
 import { writeAudit } from '../store/audit-store.ts'
@@ -186,6 +187,8 @@ export async function listLog(tenant: TenantContext, status?: StatementStatus): 
  * Re-queues failed statements (the same row, statement id and bytes; a record store treats the
  * same id as the same statement) for the current connection. Refused when none is connected.
  */
+const REQUEUE_CONCURRENCY = 16
+
 async function requeue(
   tenant: TenantContext,
   rows: readonly StatementDelivery[],
@@ -198,12 +201,14 @@ async function requeue(
     }
     throw err
   })
-  const requeued: string[] = []
-  for (const row of rows) {
-    if (!(await requeueFailed(tenant, row.id, connection.id, at))) continue
+  // Each row is its own conditional write (a concurrent retry queues it once); 16 in flight
+  // keeps a 500-row call to a few seconds without bursting the table.
+  const outcomes = await mapLimit(rows, REQUEUE_CONCURRENCY, async (row) => {
+    if (!(await requeueFailed(tenant, row.id, connection.id, at))) return undefined
     await enqueue(tenant.id, row.id, 1)
-    requeued.push(row.id)
-  }
+    return row.id
+  })
+  const requeued = outcomes.filter((id): id is string => id !== undefined)
   await writeAudit(tenant, { action: 'lrs.retry', actor, details: { count: requeued.length }, createdAt: at })
   return requeued
 }
