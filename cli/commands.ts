@@ -24,6 +24,7 @@ import { at, optionalInt, tenantOf, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
 import * as users from '../shared/services/users-service.ts'
+import * as visitors from '../shared/services/visitors-service.ts'
 import { eraseLearner } from '../shared/services/erasure-service.ts'
 import { onOff, required, UsageError, type Parsed } from './args.ts'
 
@@ -75,6 +76,17 @@ const commands: Record<string, Command> = {
       }),
     ),
   'tenant get': async (f) => tenantView(await tenantOf(f)),
+  'contact list': async (f) => ({
+    data: (await visitors.listContact(optionalInt(f, 'limit') ?? 50)).map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      company: r.company,
+      subject: r.subject,
+      message: r.message,
+      received_at: r.receivedAt,
+    })),
+  }),
 
   'api-key create': async (f) => {
     const tenant = await tenantOf(f)

@@ -8,7 +8,8 @@ export type Scope = 'read' | 'write' | 'admin'
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS'
 
 /** A route group is one Lambda: `functions/<group>/handler.ts`. */
-export type RouteGroup = 'users' | 'groups' | 'courses' | 'enrollments' | 'plans' | 'docs' | 'fallback'
+export type RouteGroup =
+  'users' | 'groups' | 'courses' | 'enrollments' | 'plans' | 'docs' | 'public' | 'fallback'
 
 export interface RouteDef {
   readonly method: Method
@@ -18,19 +19,30 @@ export interface RouteDef {
   readonly scope: Scope | null
   /** Set when the route is deprecated: answered with Deprecation and Sunset headers. */
   readonly deprecation?: { readonly since: string; readonly sunset: string; readonly link?: string }
+  /** Keyless routes open to abuse are limited per client IP address: `limit` per fixed window. */
+  readonly perIp?: { readonly limit: number; readonly windowSeconds: number }
+  /** Readable cross-origin by the corporate site (every answer, errors included, carries the grant). */
+  readonly cors?: true
 }
 
-const r = (method: Method, path: string, group: RouteGroup, scope: Scope | null): RouteDef => ({
-  method,
-  path,
-  group,
-  scope,
-})
+const r = (
+  method: Method,
+  path: string,
+  group: RouteGroup,
+  scope: Scope | null,
+  extra: Pick<RouteDef, 'perIp' | 'cors'> = {},
+): RouteDef => ({ method, path, group, scope, ...extra })
+
+const HOUR = 3600
 
 export const routes: readonly RouteDef[] = [
-  r('GET', '/api/v1/plans', 'plans', null),
+  r('GET', '/api/v1/plans', 'plans', null, { cors: true }),
   r('OPTIONS', '/api/v1/plans', 'plans', null),
   r('GET', '/api/v1/docs', 'docs', null),
+  r('POST', '/api/v1/signup', 'public', null, { perIp: { limit: 5, windowSeconds: HOUR }, cors: true }),
+  r('OPTIONS', '/api/v1/signup', 'public', null),
+  r('POST', '/api/v1/contact', 'public', null, { perIp: { limit: 10, windowSeconds: HOUR }, cors: true }),
+  r('OPTIONS', '/api/v1/contact', 'public', null),
 
   r('GET', '/api/v1/users', 'users', 'read'),
   r('POST', '/api/v1/users', 'users', 'write'),

@@ -3,6 +3,8 @@
  * table and the valibot schemas the handlers validate with: the description cannot drift from
  * what the API routes and accepts.
  */
+import { ContactInput } from '../../shared/domain/contact.ts'
+import { SignupInput } from '../../shared/domain/tenants/signup.ts'
 import { toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
 import {
@@ -42,6 +44,8 @@ const bodies: Record<string, v.GenericSchema> = {
   'POST /api/v1/enrollments': CreateEnrollmentInput,
   'POST /api/v1/enrollments/bulk': BulkEnrollmentInput,
   'PATCH /api/v1/enrollments/{id}': UpdateEnrollmentInput,
+  'POST /api/v1/signup': SignupInput,
+  'POST /api/v1/contact': ContactInput,
 }
 
 const queries: Record<string, v.GenericSchema> = {

@@ -86,11 +86,16 @@ export class ScopeMissingError extends DomainError {
 export class RateLimitedError extends DomainError {
   readonly code: string
   constructor(
-    readonly kind: 'minute' | 'monthly',
+    /** minute: a key's window; address: a client address's window on a keyless route. */
+    readonly kind: 'minute' | 'monthly' | 'address',
     readonly retryAfterSeconds: number,
   ) {
-    super(kind === 'minute' ? 'Rate limit exceeded' : 'Monthly API usage cap exceeded')
-    this.code = kind === 'minute' ? 'rate_limit.exceeded' : 'rate_limit.monthly_cap'
+    super(kind === 'monthly' ? 'Monthly API usage cap exceeded' : 'Rate limit exceeded')
+    this.code = {
+      minute: 'rate_limit.exceeded',
+      monthly: 'rate_limit.monthly_cap',
+      address: 'rate_limit.address',
+    }[kind]
   }
 }
 

@@ -8,6 +8,7 @@ import { config } from '../config.ts'
 import { routeByKey } from '../routes.ts'
 import { currentDbMetrics, summarize } from '../store/metrics.ts'
 import type { MiddyRequest } from './context.ts'
+import { corsHeaders } from './cors.ts'
 import { deprecationHeaders } from './deprecation.ts'
 
 function finish(request: MiddyRequest, error?: unknown): void {
@@ -18,6 +19,7 @@ function finish(request: MiddyRequest, error?: unknown): void {
       ...response.headers,
       ...state.headers,
       ...deprecationHeaders(state.route),
+      ...(state.route?.cors ? corsHeaders(request.event) : {}),
       'x-request-id': state.requestId,
     }
   }

@@ -15,12 +15,13 @@ export interface PublicInput {
   readonly event: HttpEvent
   readonly query: Readonly<Record<string, string | undefined>>
   readonly path: Readonly<Record<string, string | undefined>>
+  /** The parsed JSON body (undefined without one). */
+  readonly body: unknown
 }
 
 export interface AuthedInput extends PublicInput {
   readonly tenant: Tenant
   readonly actor: Actor
-  readonly body: unknown
 }
 
 export interface RouteHandler {
@@ -38,6 +39,7 @@ const publicInput = (event: HttpEvent): PublicInput => ({
   event,
   query: event.queryStringParameters ?? {},
   path: event.pathParameters ?? {},
+  body: event.body,
 })
 
 /** A key-authenticated route. */
@@ -49,7 +51,7 @@ export function route(key: string, run: (input: AuthedInput) => Promise<HttpResu
     handle: (event, context) => {
       const { tenant, actor } = context.lms
       if (!tenant || !actor) throw new Error('Authenticated route reached without tenant and key')
-      return run({ ...publicInput(event), tenant, actor, body: event.body })
+      return run({ ...publicInput(event), tenant, actor })
     },
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The shared Middy stack of every route group. Order: request state and log line → tenant from
- * Host → API key → plan's API access → rate limit and monthly cap → scope → JSON body → handler;
+ * The shared Middy stack of every route group. Order: request state and log line → per-address
+ * limit of keyless routes → tenant from Host → API key → plan's API access → rate limit and monthly
+ * cap → scope → JSON body → handler;
  * the error envelope is registered last so its onError runs first.
  */
 import middy from '@middy/core'
@@ -8,6 +9,7 @@ import { runWithDbMetrics } from '../store/metrics.ts'
 import { apiKeyAuth } from './api-key-auth.ts'
 import type { HttpEvent, HttpResult, LmsContext } from './context.ts'
 import { errorEnvelope } from './error-envelope.ts'
+import { ipRateLimit } from './ip-rate-limit.ts'
 import { jsonBody } from './json-body.ts'
 import { planEntitlements } from './plan-entitlements.ts'
 import { rateLimit } from './rate-limit.ts'
@@ -34,6 +36,7 @@ export function httpStack(
   }
   const stack = middy<HttpEvent, HttpResult, Error, LmsContext>()
     .use(requestLog())
+    .use(ipRateLimit())
     .use(tenantFromHost())
     .use(apiKeyAuth())
     .use(planEntitlements())

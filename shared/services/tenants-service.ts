@@ -12,7 +12,8 @@ import {
   type TenantKind,
   type TenantStatus,
 } from '../domain/tenants/tenant.ts'
-import { CONTENT_AUTHOR_ROLE } from '../domain/users/user.ts'
+import { CONTENT_AUTHOR_ROLE, type Locale, type User } from '../domain/users/user.ts'
+import { firstUserItems } from '../store/users-store.ts'
 import type { Scope } from '../routes.ts'
 import {
   insertApiKey,
@@ -45,6 +46,32 @@ function checkPlan(plan: string): PlanId {
 }
 
 export async function createTenant(input: CreateTenantInput, at = nowIso()): Promise<Tenant> {
+  return (await insertNewTenant(input, at)).tenant
+}
+
+/** The tenant and its first account, its owner, written together: a sign-up is all or nothing. */
+export async function createTenantWithOwner(
+  input: CreateTenantInput,
+  owner: TenantOwnerInput,
+  at = nowIso(),
+): Promise<{ tenant: Tenant; owner: User }> {
+  const created = await insertNewTenant(input, at, owner)
+  if (!created.owner) throw new Error('The owner was not created')
+  return { tenant: created.tenant, owner: created.owner }
+}
+
+export interface TenantOwnerInput {
+  readonly email: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly locale: Locale
+}
+
+async function insertNewTenant(
+  input: CreateTenantInput,
+  at: string,
+  ownerInput?: TenantOwnerInput,
+): Promise<{ tenant: Tenant; owner?: User }> {
   const slug = input.slug.toLowerCase()
   if (!SLUG_PATTERN.test(slug))
     throw new ValidationError('slug', 'slug must be lowercase letters, digits and hyphens')
@@ -72,14 +99,33 @@ export async function createTenant(input: CreateTenantInput, at = nowIso()): Pro
     permissions: [...CONTENT_AUTHOR_ROLE.permissions],
     seeded: true,
   }
+  const owner: User | undefined = ownerInput && {
+    id: randomUUID(),
+    email: ownerInput.email,
+    firstName: ownerInput.firstName,
+    lastName: ownerInput.lastName,
+    role: 'owner',
+    customRoleIds: [],
+    isActive: true,
+    userType: 'internal',
+    externalId: null,
+    customFields: {},
+    locale: ownerInput.locale,
+    groupIds: [],
+    lastLoginAt: null,
+    createdAt: at,
+    updatedAt: at,
+  }
+  // No user.created for the owner: document 001 leaves the initial owner account out of it.
+  const first = owner ? firstUserItems(tenant, owner) : { items: [], counters: {} }
   try {
-    await insertTenant(tenant, [contentAuthor])
+    await insertTenant(tenant, [contentAuthor, ...first.items], first.counters)
   } catch (err) {
     if (err instanceof SlugTakenError)
       throw new ConflictError('tenant.slug_taken', `A tenant with slug ${slug} exists`)
     throw err
   }
-  return tenant
+  return { tenant, ...(owner ? { owner } : {}) }
 }
 
 export async function requireTenant(slug: string): Promise<Tenant> {

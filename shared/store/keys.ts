@@ -17,6 +17,17 @@ export const keys = {
   tenantIdToSlug: (tenantId: string): Key => ({ pk: `TENANTID#${tenantId}`, sk: 'TENANT' }),
   apiKeyByHash: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   rateWindow: (keyId: string, windowStart: number): Key => ({ pk: `RL#${keyId}#${windowStart}`, sk: 'RL' }),
+  /** Per client address on keyless routes: the address is kept only as a hash. */
+  ipWindow: (route: string, ipHash: string, windowStart: number): Key => ({
+    pk: `RLIP#${route}#${ipHash}#${windowStart}`,
+    sk: 'RL',
+  }),
+  /** Contact requests belong to no tenant: the product's own partition, newest last. */
+  contactRequest: (createdAt: string, id: string): Key => ({
+    pk: 'PLATFORM#CONTACT',
+    sk: `CONTACT#${createdAt}#${id}`,
+  }),
+  contactPartition: 'PLATFORM#CONTACT',
 
   tenantPartition: tp,
   counters: (t: TenantContext): Key => ({ pk: tp(t), sk: 'COUNTERS' }),

@@ -5,18 +5,33 @@
  */
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { isConditionalCheckFailed, updateItem } from './db.ts'
-import { keys, TTL_ATTRIBUTE } from './keys.ts'
+import { keys, TTL_ATTRIBUTE, type Key } from './keys.ts'
 
 /** @returns the count including this request, or undefined when the window is full. */
-export async function consumeMinuteWindow(
+export function consumeMinuteWindow(
   keyId: string,
   windowStart: number,
   limit: number,
   expiresAtEpoch: number,
 ): Promise<number | undefined> {
+  return consumeWindow(keys.rateWindow(keyId, windowStart), limit, expiresAtEpoch)
+}
+
+/** The same fixed window, per client address on a keyless route. */
+export function consumeIpWindow(
+  route: string,
+  ipHash: string,
+  windowStart: number,
+  limit: number,
+  expiresAtEpoch: number,
+): Promise<number | undefined> {
+  return consumeWindow(keys.ipWindow(route, ipHash, windowStart), limit, expiresAtEpoch)
+}
+
+async function consumeWindow(key: Key, limit: number, expiresAtEpoch: number): Promise<number | undefined> {
   try {
     const out = await updateItem({
-      Key: keys.rateWindow(keyId, windowStart),
+      Key: key,
       UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
       ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
       ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },

@@ -43,7 +43,12 @@ export async function getTenantById(id: string): Promise<Tenant | undefined> {
 export class SlugTakenError extends Error {}
 
 /** Creates the tenant, its id → slug pointer, its counters and seeded records, all or nothing. */
-export async function insertTenant(tenant: Tenant, seeds: Item[]): Promise<void> {
+/** The tenant with its seed items; `counters` start the counters item (a first user's share). */
+export async function insertTenant(
+  tenant: Tenant,
+  seeds: Item[],
+  counters: Record<string, number> = {},
+): Promise<void> {
   const ctx: TenantContext = { id: tenant.id, plan: tenant.plan }
   try {
     await transact([
@@ -69,7 +74,7 @@ export async function insertTenant(tenant: Tenant, seeds: Item[]): Promise<void>
       { Put: { Item: { ...keys.tenantIdToSlug(tenant.id), slug: tenant.slug } } },
       {
         Put: {
-          Item: { ...keys.counters(ctx), users_total: 0, users_active: 0 },
+          Item: { ...keys.counters(ctx), users_total: 0, users_active: 0, ...counters },
         },
       },
       ...seeds.map((item) => ({ Put: { Item: item } })),

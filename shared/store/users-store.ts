@@ -138,6 +138,20 @@ function counterUpdate(
   }
 }
 
+/** A new tenant's first user: its items and its share of the counters, for the tenant's own transaction. */
+export function firstUserItems(
+  tenant: TenantContext,
+  user: User,
+): { items: Item[]; counters: Record<string, number> } {
+  return {
+    items: [
+      userItem(tenant, user),
+      { ...keys.userEmail(tenant, user.email), type: 'email_guard', user_id: user.id },
+    ],
+    counters: counterContributions(user),
+  }
+}
+
 /**
  * Inserts the user with its e-mail guard, counters and events in one transaction.
  * @throws EmailTakenError, SeatCapReachedError

@@ -21,6 +21,8 @@ export interface CallOptions {
   /** Sent as is (for malformed JSON). */
   readonly rawBody?: string
   readonly headers?: Record<string, string>
+  /** The client's own address (any 127.x.y.z on Linux): what per-address limits count by. */
+  readonly localAddress?: string
 }
 
 export function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
@@ -36,7 +38,15 @@ export function call(method: string, path: string, options: CallOptions = {}): P
   }
   return new Promise((resolve, reject) => {
     const req = request(
-      { hostname: base.hostname, port: base.port, method, path, headers, agent: false },
+      {
+        hostname: base.hostname,
+        port: base.port,
+        method,
+        path,
+        headers,
+        agent: false,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))

@@ -5,18 +5,18 @@ import { locales, userTypes, writableRoles } from './user.ts'
 
 export const MAX_GROUP_IDS_ON_CREATE = 100
 
-const Email = v.pipe(
+export const Email = v.pipe(
   v.string(),
   v.trim(),
   v.toLowerCase(),
   v.email('must be a valid e-mail address'),
   v.maxLength(254),
 )
-const Name = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100))
+export const Name = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100))
 const RoleInput = v.picklist(writableRoles, `must be one of ${writableRoles.join(', ')}`)
 const ExternalId = v.nullable(v.pipe(v.string(), v.maxLength(255)))
 const CustomFields = v.record(v.string(), v.unknown())
-const LocaleInput = v.picklist(locales, `must be one of ${locales.join(', ')}`)
+export const LocaleInput = v.picklist(locales, `must be one of ${locales.join(', ')}`)
 
 export const CreateUserInput = v.object({
   email: Email,
