@@ -1,5 +1,6 @@
 /** `lms webhook ...`: endpoints, the deliveries view and retry now. */
-import type { WebhookDelivery, WebhookEndpoint } from '../shared/domain/webhooks/webhook.ts'
+import { toDeliveryResource } from '../functions/webhooks/representation.ts'
+import type { WebhookEndpoint } from '../shared/domain/webhooks/webhook.ts'
 import { deliveryStatuses, type DeliveryStatus } from '../shared/domain/webhooks/webhook.ts'
 import * as webhooks from '../shared/services/webhooks-service.ts'
 import { required, UsageError } from './args.ts'
@@ -7,24 +8,6 @@ import { tenantOf, type Command } from './flags.ts'
 
 function endpointView(e: WebhookEndpoint) {
   return { id: e.id, url: e.url, events: e.events, created_at: e.createdAt }
-}
-
-function deliveryView(d: WebhookDelivery) {
-  return {
-    id: d.id,
-    endpoint_id: d.endpointId,
-    event: d.event,
-    event_id: d.eventId,
-    status: d.status,
-    http_status: d.httpStatus,
-    attempts: d.attempts,
-    reason: d.reason,
-    response_body: d.responseBody,
-    payload: d.payload,
-    retry_of: d.retryOf,
-    created_at: d.createdAt,
-    updated_at: d.updatedAt,
-  }
 }
 
 export const webhookCommands: Record<string, Command> = {
@@ -52,8 +35,8 @@ export const webhookCommands: Record<string, Command> = {
       status: status as DeliveryStatus | undefined,
       event: f.get('event'),
     })
-    return { data: list.map(deliveryView) }
+    return { data: list.map(toDeliveryResource) }
   },
   'webhook retry': async (f) =>
-    deliveryView(await webhooks.retryNow(await tenantOf(f), required(f, 'delivery'), 'operator-cli')),
+    toDeliveryResource(await webhooks.retryNow(await tenantOf(f), required(f, 'delivery'), 'operator-cli')),
 }

@@ -9,7 +9,7 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS'
 
 /** A route group is one Lambda: `functions/<group>/handler.ts`. */
 export type RouteGroup =
-  'users' | 'groups' | 'courses' | 'enrollments' | 'plans' | 'docs' | 'public' | 'fallback'
+  'users' | 'groups' | 'courses' | 'enrollments' | 'plans' | 'docs' | 'public' | 'webhooks' | 'fallback'
 
 export interface RouteDef {
   readonly method: Method
@@ -78,6 +78,11 @@ export const routes: readonly RouteDef[] = [
   r('DELETE', '/api/v1/enrollments/{id}', 'enrollments', 'admin'),
   r('GET', '/api/v1/enrollments/{id}/progress', 'enrollments', 'read'),
   r('GET', '/api/v1/completions', 'enrollments', 'read'),
+
+  // An addition to the spec (its deliveries view is in the admin UI): admin scope, payloads included.
+  r('GET', '/api/v1/webhooks/deliveries', 'webhooks', 'admin'),
+  r('GET', '/api/v1/webhooks/deliveries/{id}', 'webhooks', 'admin'),
+  r('POST', '/api/v1/webhooks/deliveries/{id}/retry', 'webhooks', 'admin'),
 ]
 
 /** Everything that matches no row (including the unavailable endpoints) goes to this group. */

@@ -3,6 +3,7 @@
  * table and the valibot schemas the handlers validate with: the description cannot drift from
  * what the API routes and accepts.
  */
+import { ListDeliveriesFilters } from '../../shared/domain/webhooks/webhook.ts'
 import { ContactInput } from '../../shared/domain/contact.ts'
 import { SignupInput } from '../../shared/domain/tenants/signup.ts'
 import { toJsonSchema } from '@valibot/to-json-schema'
@@ -53,6 +54,7 @@ const queries: Record<string, v.GenericSchema> = {
   'GET /api/v1/users/{id}/transcript': TranscriptQuery,
   'GET /api/v1/courses': ListCoursesFilters,
   'GET /api/v1/enrollments': ListEnrollmentsFilters,
+  'GET /api/v1/webhooks/deliveries': ListDeliveriesFilters,
 }
 
 const listRoutes = new Set([
@@ -62,6 +64,7 @@ const listRoutes = new Set([
   'GET /api/v1/courses',
   'GET /api/v1/courses/{id}/enrollments',
   'GET /api/v1/enrollments',
+  'GET /api/v1/webhooks/deliveries',
   'GET /api/v1/completions',
 ])
 

@@ -22,6 +22,8 @@ export interface PublicInput {
 export interface AuthedInput extends PublicInput {
   readonly tenant: Tenant
   readonly actor: Actor
+  /** The key's id (never the key): who did it, for audit records. */
+  readonly keyId: string
 }
 
 export interface RouteHandler {
@@ -49,9 +51,9 @@ export function route(key: string, run: (input: AuthedInput) => Promise<HttpResu
   return {
     def,
     handle: (event, context) => {
-      const { tenant, actor } = context.lms
-      if (!tenant || !actor) throw new Error('Authenticated route reached without tenant and key')
-      return run({ ...publicInput(event), tenant, actor })
+      const { tenant, actor, keyId } = context.lms
+      if (!tenant || !actor || !keyId) throw new Error('Authenticated route reached without tenant and key')
+      return run({ ...publicInput(event), tenant, actor, keyId })
     },
   }
 }

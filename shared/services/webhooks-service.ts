@@ -201,6 +201,10 @@ async function queueNextAttempt(msg: WebhookMessage): Promise<void> {
   )
 }
 
+export function getDeliveryView(tenant: TenantContext, id: string): Promise<WebhookDelivery | undefined> {
+  return getDelivery(tenant, id)
+}
+
 export interface DeliveryFilter {
   readonly status?: DeliveryStatus
   readonly event?: string

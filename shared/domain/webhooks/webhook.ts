@@ -1,5 +1,6 @@
 /** Webhooks: endpoints, the delivery envelope, the signature and the retry schedule. */
 import { createHash, createHmac, randomBytes } from 'node:crypto'
+import * as v from 'valibot'
 import type { EventType } from '../../events/outbox.ts'
 
 export const eventCatalog: readonly EventType[] = [
@@ -31,6 +32,11 @@ export interface WebhookEndpoint {
 
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const
 export type DeliveryStatus = (typeof deliveryStatuses)[number]
+
+export const ListDeliveriesFilters = v.object({
+  status: v.optional(v.picklist(deliveryStatuses, `must be one of ${deliveryStatuses.join(', ')}`)),
+  event: v.optional(v.picklist(eventCatalog, 'must be an event of the catalog')),
+})
 
 export interface WebhookDelivery {
   readonly id: string
