@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEndpoint, deleteEndpoint, listDeliveries } from '../../shared/services/webhooks-service.ts'
 import { listAudit } from '../../shared/store/audit-store.ts'
-import { client } from '../helpers/http.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 
