@@ -50,6 +50,12 @@ export class LmsStack extends Stack {
     if (!webhooks) throw new Error('The webhooks queue is missing')
     const xapi = queues.get('xapi')
     if (!xapi) throw new Error('The xapi queue is missing')
+    // Retry-now over the API queues the copy's first attempt itself.
+    const deliveriesApi = this.functions.get('webhooks')
+    if (deliveriesApi) {
+      deliveriesApi.addEnvironment('LMS_WEBHOOKS_QUEUE_URL', webhooks.queueUrl)
+      webhooks.grantSendMessages(deliveriesApi)
+    }
     const secret = new Secret(this, 'EncryptionSecret', {
       description: 'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
@@ -160,6 +166,8 @@ export class LmsStack extends Stack {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       versioned: true,
+      // A re-upload replaces the package; the one it replaced is kept a while for recovery only.
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30) }],
     })
     new CfnOutput(this, 'ContentBucketName', { value: contentBucket.bucketName })
 

@@ -29,6 +29,7 @@ import { sendMessage } from '../queue/sqs.ts'
 import { writeAudit } from '../store/audit-store.ts'
 import {
   claimAttempt,
+  deleteDelivery,
   deleteEndpoint as deleteStoredEndpoint,
   getDelivery,
   getEndpoint,
@@ -247,16 +248,22 @@ export async function retryNow(
     attemptRecorded: true,
   }
   await insertDelivery(tenant, copy)
+  try {
+    await sendMessage(config.webhooksQueueUrl, {
+      tenantId: tenant.id,
+      deliveryId: copy.id,
+      attempt: 1,
+    } satisfies WebhookMessage)
+  } catch (err) {
+    // Nothing else would ever queue this copy (the sweeper relays the outbox only): take it back.
+    await deleteDelivery(tenant, copy.id)
+    throw err
+  }
   await writeAudit(tenant, {
     action: 'webhook.retry',
     actor,
     details: { deliveryId: original.id, newDeliveryId: copy.id },
     createdAt: at,
   })
-  await sendMessage(config.webhooksQueueUrl, {
-    tenantId: tenant.id,
-    deliveryId: copy.id,
-    attempt: 1,
-  } satisfies WebhookMessage)
   return copy
 }

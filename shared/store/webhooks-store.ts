@@ -5,7 +5,7 @@
 import type { EventType } from '../events/outbox.ts'
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks/webhook.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { getItem, conditionally, putItem, queryAll, updateItem, type Item } from './db.ts'
+import { deleteItem, getItem, conditionally, putItem, queryAll, updateItem, type Item } from './db.ts'
 import { attemptRecordedOn, claimAttemptOn, recordOutcomeOn } from './attempts.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
 
@@ -111,6 +111,10 @@ export async function insertDelivery(tenant: TenantContext, d: WebhookDelivery):
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   )
+}
+
+export async function deleteDelivery(tenant: TenantContext, id: string): Promise<void> {
+  await deleteItem({ Key: keys.webhookDelivery(tenant, id) })
 }
 
 export async function getDelivery(tenant: TenantContext, id: string): Promise<WebhookDelivery | undefined> {

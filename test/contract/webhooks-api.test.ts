@@ -4,7 +4,15 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createEndpoint, deleteEndpoint, listDeliveries } from '../../shared/services/webhooks-service.ts'
+import { SendMessageCommand } from '@aws-sdk/client-sqs'
+import { mockClient } from 'aws-sdk-client-mock'
+import { sqs } from '../../shared/queue/sqs.ts'
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listDeliveries,
+  retryNow,
+} from '../../shared/services/webhooks-service.ts'
 import { listAudit } from '../../shared/store/audit-store.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
@@ -146,5 +154,25 @@ describe('Route: POST /api/v1/webhooks/deliveries/{id}/retry', () => {
     expect(reply.status).toBe(422)
     expect(await listDeliveries(t.tenant, {})).toHaveLength(1)
     expect(r.requests).toHaveLength(1)
+  })
+
+  it('takes the copy back when its attempt cannot be queued, so no delivery is left pending for good', async () => {
+    // Prepare
+    const { t } = await withDeliveries(1)
+    const [original] = await listDeliveries(t.tenant, {})
+    const queue = mockClient(sqs)
+    queue.on(SendMessageCommand).rejects(new Error('queue unavailable'))
+
+    // Act
+    const retried = retryNow(t.tenant, original?.id ?? '', 'test')
+
+    // Assess
+    try {
+      await expect(retried).rejects.toThrow(/queue unavailable/)
+    } finally {
+      queue.restore()
+    }
+    expect((await listDeliveries(t.tenant, {})).map((d) => d.id)).toEqual([original?.id])
+    expect((await listAudit(t.tenant)).filter((a) => a.action === 'webhook.retry')).toHaveLength(0)
   })
 })

@@ -404,6 +404,27 @@ describe('Construct: LmsStack', () => {
     }
   })
 
+  it('lets the deliveries API queue retries on the webhooks queue, and no other route group send anything', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+
+    for (const group of routeGroups) {
+      // Act
+      const actions = allowedActions(template, stack, group)
+      const env = template.findResources('AWS::Lambda::Function')[functionId(stack, group)] as {
+        Properties: { Environment: { Variables: Record<string, unknown> } }
+      }
+
+      // Assess
+      const sends = allows(actions, 'sqs:SendMessage')
+      expect(sends, `${group} may send to a queue`).toBe(group === 'webhooks')
+      expect(
+        'LMS_WEBHOOKS_QUEUE_URL' in env.Properties.Environment.Variables,
+        `${group} has the queue URL`,
+      ).toBe(group === 'webhooks')
+    }
+  })
+
   it('outputs the table name and the API endpoint', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
