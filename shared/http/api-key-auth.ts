@@ -1,10 +1,12 @@
 /**
  * API key authentication. A key that fails its checksum is refused without a store read; a known
- * key must be unrevoked, unexpired and of this very tenant. Every refusal is the same 401, so the
+ * key must be unrevoked, unexpired, of this very tenant and of its environment (test keys open
+ * sandboxes only). Every refusal is the same 401, so the
  * answer never tells which check failed. Keys are read strongly consistent and never cached, so a
  * revocation takes effect on the next request.
  */
 import { timingSafeEqual } from 'node:crypto'
+import { keyEnvOf } from '../domain/api-keys/environment.ts'
 import { hashKey, isWellFormedKey } from '../domain/api-keys/key-format.ts'
 import { TenantInactiveError, UnauthenticatedError } from '../domain/errors.ts'
 import { tenantServes } from '../domain/tenants/tenant.ts'
@@ -33,7 +35,9 @@ export function apiKeyAuth() {
         !timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex')) ||
         record.revokedAt !== null ||
         (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) ||
-        record.tenantId !== state.tenant.id
+        record.tenantId !== state.tenant.id ||
+        // A live key never opens a sandbox, nor a test key a production tenant.
+        record.env !== keyEnvOf(state.tenant.kind)
       ) {
         throw new UnauthenticatedError()
       }

@@ -63,7 +63,8 @@ export async function connect(
     key,
     sealedSecret: input.secret ? await seal(input.secret) : (saved?.sealedSecret ?? ''),
     identityMode,
-    connectedAt: saved?.connectedAt ?? at,
+    // A new store starts its export now: nothing from before it was connected (no back-fill).
+    connectedAt: sameStore ? saved.connectedAt : at,
     updatedAt: at,
   }
   await putConnection(tenant, connection)

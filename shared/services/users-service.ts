@@ -143,6 +143,8 @@ async function applyChange(
       )
     } catch (err) {
       if (err instanceof SeatCapReachedError) throw seatCapError(tenant.plan)
+      if (err instanceof EmailTakenError)
+        throw new ConflictError('user.email_taken', 'A user with this email already exists')
       if (err instanceof StaleUserError && attempt < MAX_STALE_RETRIES) continue
       if (err instanceof StaleUserError)
         throw new ConflictError('user.concurrent_update', 'The user changed meanwhile; retry')

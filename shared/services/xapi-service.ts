@@ -7,7 +7,7 @@ import { open } from '../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError } from '../domain/errors.ts'
 import { attemptStep } from '../domain/attempts.ts'
 import type { Tenant, TenantContext } from '../domain/tenants/tenant.ts'
-import { basicAuth, statementsUrl } from '../domain/xapi/connection.ts'
+import { basicAuth, statementsUrl, type LrsConnection } from '../domain/xapi/connection.ts'
 import {
   classify,
   MAX_ATTEMPTS,
@@ -31,6 +31,7 @@ import { writeAudit } from '../store/audit-store.ts'
 import type { PendingEvent } from '../store/outbox-store.ts'
 import { getUser } from '../store/users-store.ts'
 import {
+  deleteStatement,
   claimAttempt,
   getConnection,
   getStatement,
@@ -75,9 +76,9 @@ export async function fanOutStatements(
   if (!connection || pending.recordedAt < connection.connectedAt) return 0
   const portal = portalBase(tenant.slug, config.serviceHost)
   // An erased learner's activity is never exported again, whatever was in flight at erasure.
-  const learner = await getUser(tenant, source.userId)
-  if (!learner || learner.erasedAt !== undefined) return 0
-  const email = connection.identityMode === 'email' ? learner.email : undefined
+  const learner = await getUser(tenant, source.userId, { consistent: true })
+  if (learner?.erasedAt !== undefined) return 0
+  const email = connection.identityMode === 'email' ? learner?.email : undefined
   const id = statementIdOf(source, pending.event.id)
   const built = buildStatement({
     source,
@@ -90,6 +91,7 @@ export async function fanOutStatements(
     id,
     eventId: pending.event.id,
     connectionId: connection.id,
+    madeFor: { endpoint: connection.endpoint, identityMode: connection.identityMode },
     verb: built.verb,
     objectId: built.objectId,
     userId: source.userId,
@@ -128,6 +130,9 @@ export async function attemptStatement(
   const step = attemptStep(row, msg.attempt)
   if (step === 'queue-next') return queueNextAttempt(tenant, msg)
   if (step === 'skip' || !row || !(await claimAttempt(tenant, row.id, msg.attempt, at))) return
+  // A row written while its learner was being erased: erasure wins, and the row goes with it.
+  const learner = await getUser(tenant, row.userId, { consistent: true })
+  if (learner?.erasedAt !== undefined) return deleteStatement(tenant, row.id)
   const connection = await getConnection(tenant)
   if (!connection || connection.id !== row.connectionId) {
     await recordAttempt(
@@ -185,22 +190,29 @@ export async function listLog(tenant: TenantContext, status?: StatementStatus): 
 
 /**
  * Re-queues failed statements (the same row, statement id and bytes; a record store treats the
- * same id as the same statement) for the current connection. Refused when none is connected.
+ * same id as the same statement) for the current connection, when it is the store and actor form
+ * the statement was made for. Refused when none is connected.
  */
 const REQUEUE_CONCURRENCY = 16
 
-async function requeue(
-  tenant: TenantContext,
-  rows: readonly StatementDelivery[],
-  actor: string,
-  at: string,
-): Promise<string[]> {
-  const connection = await requireConnection(tenant).catch((err: unknown) => {
+async function currentConnection(tenant: TenantContext): Promise<LrsConnection> {
+  return requireConnection(tenant).catch((err: unknown) => {
     if (err instanceof NotFoundError) {
       throw new RuleViolationError('lrs.not_connected', 'No record store is connected')
     }
     throw err
   })
+}
+
+const madeForOf = (c: LrsConnection) => ({ endpoint: c.endpoint, identityMode: c.identityMode })
+
+async function requeue(
+  tenant: TenantContext,
+  connection: LrsConnection,
+  rows: readonly StatementDelivery[],
+  actor: string,
+  at: string,
+): Promise<string[]> {
   // Each row is its own conditional write (a concurrent retry queues it once); 16 in flight
   // keeps a 500-row call to a few seconds without bursting the table.
   const outcomes = await mapLimit(rows, REQUEUE_CONCURRENCY, async (row) => {
@@ -227,10 +239,23 @@ export async function retryStatement(
       `The statement is ${row.status}; only failed ones are retried`,
     )
   }
-  return requeue(tenant, [row], actor, at)
+  const connection = await currentConnection(tenant)
+  const now = madeForOf(connection)
+  if (row.madeFor.endpoint !== now.endpoint || row.madeFor.identityMode !== now.identityMode) {
+    throw new RuleViolationError(
+      'xapi_statement.other_store',
+      'The statement was made for another record store or identity mode; it is not sent to this one',
+    )
+  }
+  return requeue(tenant, connection, [row], actor, at)
 }
 
-/** Every failed statement, up to 500 a call (run again for the rest). */
+/**
+ * Every failed statement made for the connected store and identity mode, up to 500 a call (run
+ * again for the rest); statements made for another store or actor form stay as they are.
+ */
 export async function retryAllFailed(tenant: TenantContext, actor: string, at = nowIso()): Promise<string[]> {
-  return requeue(tenant, await listFailedStatements(tenant, RETRY_ALL_LIMIT), actor, at)
+  const connection = await currentConnection(tenant)
+  const rows = await listFailedStatements(tenant, madeForOf(connection), RETRY_ALL_LIMIT)
+  return requeue(tenant, connection, rows, actor, at)
 }

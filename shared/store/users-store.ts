@@ -74,8 +74,12 @@ function userItem(tenant: TenantContext, user: User): Item {
   }
 }
 
-export async function getUser(tenant: TenantContext, id: string): Promise<User | undefined> {
-  const item = await getItem(keys.user(tenant, id))
+export async function getUser(
+  tenant: TenantContext,
+  id: string,
+  { consistent = false } = {},
+): Promise<User | undefined> {
+  const item = await getItem(keys.user(tenant, id), { ConsistentRead: consistent })
   return item ? toUser(item) : undefined
 }
 
@@ -277,7 +281,8 @@ export async function updateUser(
     if (err instanceof TransactionConditionFailed) {
       if (err.failedAt(0)) throw new StaleUserError()
       if (touchesCounters && err.failedAt(1)) throw new SeatCapReachedError()
-      if (emailMove && err.failedAt(items.length - extra.length - 1)) throw new EmailTakenError()
+      const guardAt = items.length - extra.length - 2
+      if (emailMove && (err.failedAt(guardAt) || err.failedAt(guardAt + 1))) throw new EmailTakenError()
     }
     throw err
   }
@@ -295,7 +300,8 @@ function emailGuardMove(tenant: TenantContext, current: User, email: string): Tr
     {
       Delete: {
         Key: keys.userEmail(tenant, current.email),
-        ConditionExpression: 'user_id = :id',
+        // A guard already gone is fine to "delete"; another user's is never touched.
+        ConditionExpression: 'attribute_not_exists(pk) OR user_id = :id',
         ExpressionAttributeValues: { ':id': current.id },
       },
     },

@@ -68,6 +68,10 @@ function toStatement(item: Item): StatementDelivery {
     id: item.id as string,
     eventId: item.event_id as string,
     connectionId: item.connection_id as string,
+    madeFor: {
+      endpoint: (item.made_for_endpoint as string | undefined) ?? '',
+      identityMode: (item.made_for_identity_mode as string | undefined) ?? '',
+    },
     verb: item.verb as string,
     objectId: item.object_id as string,
     userId: item.user_id as string,
@@ -94,6 +98,8 @@ export async function insertStatement(tenant: TenantContext, s: StatementDeliver
         id: s.id,
         event_id: s.eventId,
         connection_id: s.connectionId,
+        made_for_endpoint: s.madeFor.endpoint,
+        made_for_identity_mode: s.madeFor.identityMode,
         verb: s.verb,
         object_id: s.objectId,
         user_id: s.userId,
@@ -134,6 +140,10 @@ export async function listStatements(tenant: TenantContext): Promise<StatementDe
  * range: erasure is a rare operator action, so it does not earn an index of its own.
  * @returns how many rows were deleted
  */
+export async function deleteStatement(tenant: TenantContext, id: string): Promise<void> {
+  await deleteItem({ Key: keys.xapiStatement(tenant, id) })
+}
+
 export async function deleteStatementsOf(tenant: TenantContext, userId: string): Promise<number> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
@@ -152,17 +162,21 @@ export async function deleteStatementsOf(tenant: TenantContext, userId: string):
 /** Failed rows, up to `limit` (the filter runs on the log's own key range, never a scan). */
 export async function listFailedStatements(
   tenant: TenantContext,
+  madeFor: StatementDelivery['madeFor'],
   limit: number,
 ): Promise<StatementDelivery[]> {
   const items = await queryUpTo(
     {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-      FilterExpression: '#status = :failed',
+      FilterExpression:
+        '#status = :failed AND made_for_endpoint = :endpoint AND made_for_identity_mode = :mode',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':pk': keys.tenantPartition(tenant),
         ':sk': keys.xapiStatementPrefix,
         ':failed': 'failed',
+        ':endpoint': madeFor.endpoint,
+        ':mode': madeFor.identityMode,
       },
     },
     limit,

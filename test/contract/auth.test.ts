@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { updateTenant, revokeApiKey } from '../../shared/services/tenants-service.ts'
 import { listApiKeys } from '../../shared/services/tenants-service.ts'
+import { generateKey } from '../../shared/domain/api-keys/key-format.ts'
+import { insertApiKey } from '../../shared/store/api-keys-store.ts'
 import { call, client } from '../helpers/http.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
@@ -96,6 +98,30 @@ describe('Middleware: API key auth', () => {
     expect((await client(sandbox.slug, key).get('/api/v1/users')).status).toBe(200)
     await expect(customer.key(['read'], { env: 'test' })).rejects.toThrow(/sandbox/)
     await expect(sandbox.key(['read'], { env: 'live' })).rejects.toThrow(/sandbox/)
+  })
+
+  it('refuses with 401 a live key stored for a sandbox (issued before environments followed the tenant)', async () => {
+    // Prepare
+    const sandbox = await newTenant('growth', 'sandbox')
+    const live = generateKey('live')
+    await insertApiKey(sandbox.tenant, {
+      id: randomUUID(),
+      tenantId: sandbox.tenant.id,
+      prefix: live.prefix,
+      hash: live.hash,
+      env: 'live',
+      scopes: ['read'],
+      expiresAt: null,
+      revokedAt: null,
+      createdAt: new Date().toISOString(),
+    })
+
+    // Act
+    const reply = await client(sandbox.slug, live.key).get('/api/v1/users')
+
+    // Assess
+    expect(reply.status).toBe(401)
+    expect(reply.headers['www-authenticate']).toBe('Bearer')
   })
 
   it('never echoes the key in a response', async () => {

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { recordActivity } from '../../shared/services/learner-service.ts'
 import { connect } from '../../shared/services/lrs-connection-service.ts'
 import { createEndpoint } from '../../shared/services/webhooks-service.ts'
-import { listLog } from '../../shared/services/xapi-service.ts'
+import { attemptStatement, listLog } from '../../shared/services/xapi-service.ts'
+import { getConnection, getStatement, insertStatement } from '../../shared/store/xapi-store.ts'
 import { listAudit } from '../../shared/store/audit-store.ts'
 import { lms } from '../helpers/cli.ts'
 import { startReceiver } from '../helpers/receiver.ts'
@@ -139,6 +140,41 @@ describe('CLI: lms user erase', () => {
       details: { userId: a.id, statementsDeleted: 1 },
     })
     expect(JSON.stringify(audit)).not.toContain(a.email)
+  })
+
+  it('drops, unsent, a statement row that was written for the learner while the erasure ran', async () => {
+    // Prepare: erased, then a row that a fan-out racing the erasure wrote after its delete
+    const { t, store, a } = await setup()
+    await lms('user', 'erase', '--tenant', t.slug, '--id', a.id)
+    const connection = await getConnection(t.tenant)
+    const id = randomUUID()
+    const at = new Date().toISOString()
+    await insertStatement(t.tenant, {
+      id,
+      eventId: randomUUID(),
+      connectionId: connection?.id ?? '',
+      madeFor: { endpoint: connection?.endpoint ?? '', identityMode: 'anonymous' },
+      verb: 'completed',
+      objectId: 'https://x.example/m',
+      userId: a.id,
+      enrollmentId: a.enrollmentId,
+      status: 'pending',
+      attempts: 0,
+      httpStatus: null,
+      reason: null,
+      body: JSON.stringify({ id, actor: { mbox: `mailto:${a.email}` } }),
+      manualRetries: 0,
+      createdAt: at,
+      updatedAt: at,
+      attemptRecorded: true,
+    })
+
+    // Act
+    await attemptStatement(t.tenant, { tenantId: t.tenant.id, statementId: id, attempt: 1 })
+
+    // Assess
+    expect(await getStatement(t.tenant, id)).toBeUndefined()
+    expect(store.requests).toHaveLength(0)
   })
 
   it('freezes the erased account: PATCH is 422, reactivation included', async () => {

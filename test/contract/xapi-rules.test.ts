@@ -122,6 +122,7 @@ function quietRow(
     id,
     eventId: randomUUID(),
     connectionId,
+    madeFor: { endpoint: '', identityMode: 'anonymous' },
     verb: 'completed',
     objectId: `https://example.com/xapi/activities/module/${randomUUID()}`,
     userId: randomUUID(),
@@ -233,6 +234,7 @@ describe('xAPI rules: retry all', () => {
     const connection = await connect(t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
     // One row written as the store writes it, then 500 copies of that item under other ids, in bulk.
     const template = quietRow(connection.id, {
+      madeFor: { endpoint: connection.endpoint, identityMode: connection.identityMode },
       status: 'failed',
       attempts: 5,
       httpStatus: 503,

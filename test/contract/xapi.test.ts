@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { gradeQuizAttempt, recordActivity } from '../../shared/services/learner-service.ts'
 import { connect, testConnection } from '../../shared/services/lrs-connection-service.ts'
-import { listLog } from '../../shared/services/xapi-service.ts'
+import { listLog, retryAllFailed, retryStatement } from '../../shared/services/xapi-service.ts'
 import type { StatementDelivery } from '../../shared/domain/xapi/delivery.ts'
 import { lms } from '../helpers/cli.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
@@ -189,7 +189,8 @@ describe('xAPI: the connection', () => {
     expect(rotated.id).toBe(first.id)
     expect(moved.id).not.toBe(first.id)
     expect(remoded.id).not.toBe(moved.id)
-    expect(remoded.connectedAt).toBe(first.connectedAt)
+    expect(rotated.connectedAt).toBe(first.connectedAt)
+    expect(moved.connectedAt > first.connectedAt).toBe(true)
   })
 
   it('never sends a pending statement to a store the connection moved to: it fails as disconnected', async () => {
@@ -208,6 +209,11 @@ describe('xAPI: the connection', () => {
 
     // Assess
     expect(row).toMatchObject({ status: 'failed', reason: 'disconnected' })
+    expect(b.requests).toHaveLength(0)
+    // Made for store a: a manual retry does not send it to b either.
+    await expect(retryStatement(s.t.tenant, row?.id ?? '', 'test')).rejects.toThrow(/another record store/)
+    expect(await retryAllFailed(s.t.tenant, 'test')).toEqual([])
+    await sleep(1000)
     expect(b.requests).toHaveLength(0)
   })
 

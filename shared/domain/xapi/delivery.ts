@@ -14,6 +14,11 @@ export interface StatementDelivery {
   readonly eventId: string
   /** The connection the statement was made for; another connection never sends it. */
   readonly connectionId: string
+  /**
+   * The store and actor form the body was built for: a manual retry may move the row to a later
+   * connection only when both are the same (the bytes are sent as they are).
+   */
+  readonly madeFor: { readonly endpoint: string; readonly identityMode: string }
   readonly verb: string
   readonly objectId: string
   readonly userId: string
