@@ -60,6 +60,12 @@ export class LmsStack extends Stack {
       description: 'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     })
+    // Sign-up and contact count client addresses under a pseudonym keyed by the secret.
+    const visitors = this.functions.get('public')
+    if (visitors) {
+      visitors.addEnvironment('LMS_ENCRYPTION_SECRET_ARN', secret.secretArn)
+      secret.grantRead(visitors)
+    }
     const env = {
       ...environment,
       LMS_WEBHOOKS_QUEUE_URL: webhooks.queueUrl,

@@ -5,7 +5,7 @@
  * `v1.<iv>.<tag>.<ciphertext>` (base64url parts).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto'
 import { config } from '../config.ts'
 
 let cached: Promise<Buffer> | undefined
@@ -41,4 +41,21 @@ export async function open(sealed: string): Promise<string> {
   const decipher = createDecipheriv('aes-256-gcm', await key(), Buffer.from(iv, 'base64url'))
   decipher.setAuthTag(Buffer.from(tag, 'base64url'))
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8')
+}
+
+let pseudonymKey: Promise<Buffer> | undefined
+
+/**
+ * A stable pseudonym for a value that must be counted but never kept (a client address): an HMAC
+ * under a key derived from the secret key, so a stored pseudonym cannot be reversed by trying
+ * every possible value (as a plain hash of an IPv4 address could).
+ */
+export async function pseudonym(value: string): Promise<string> {
+  pseudonymKey ??= key().then((k) =>
+    Buffer.from(hkdfSync('sha256', k, Buffer.alloc(0), 'lms/pseudonym/v1', 32)),
+  )
+  return createHmac('sha256', await pseudonymKey)
+    .update(value)
+    .digest('hex')
+    .slice(0, 32)
 }

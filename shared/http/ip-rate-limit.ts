@@ -1,15 +1,13 @@
 /**
  * Keyless routes that create things (sign-up, contact) are limited per client address: a fixed
  * window per route, as in the route table, counted by one atomic conditional ADD. The address is
- * stored only as a hash, and the counter expires with its window.
+ * stored only as a keyed pseudonym (secret-box), and the counter expires with its window.
  */
-import { createHash } from 'node:crypto'
+import { pseudonym } from '../crypto/secret-box.ts'
 import { RateLimitedError } from '../domain/errors.ts'
 import { routeKey } from '../routes.ts'
 import { consumeIpWindow } from '../store/rate-limits-store.ts'
 import type { MiddyRequest } from './context.ts'
-
-const hashOf = (ip: string) => createHash('sha256').update(ip).digest('hex').slice(0, 32)
 
 export function ipRateLimit() {
   return {
@@ -24,7 +22,7 @@ export function ipRateLimit() {
       const reset = windowStart + limit.windowSeconds
       const count = await consumeIpWindow(
         routeKey(state.route),
-        hashOf(ip),
+        await pseudonym(ip),
         windowStart,
         limit.limit,
         reset + limit.windowSeconds,

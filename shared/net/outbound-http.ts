@@ -20,7 +20,14 @@ export interface OutboundRequest {
 }
 
 export type OutboundResult =
-  | { readonly kind: 'response'; readonly status: number; readonly body: string; readonly durationMs: number }
+  | {
+      readonly kind: 'response'
+      readonly status: number
+      readonly body: string
+      readonly durationMs: number
+      /** Response headers, names lowercased (Node's own parsing). */
+      readonly headers: Readonly<Record<string, string | string[] | undefined>>
+    }
   | {
       readonly kind: 'failure'
       readonly reason: 'timeout' | 'network' | 'refused'
@@ -73,6 +80,7 @@ export function sendOutbound(req: OutboundRequest): Promise<OutboundResult> {
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString('utf8'),
             durationMs: elapsed(),
+            headers: res.headers,
           }),
         )
         res.on('error', (err) =>

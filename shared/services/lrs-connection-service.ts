@@ -91,8 +91,9 @@ export interface ConnectionTest {
 
 /**
  * One read-only `GET /statements?limit=1`. A write-only key is sufficient (document 001), and a
- * store answers its GET with 403: that still proves the address and the credentials, so it
- * passes; 401 (credentials refused) and everything else fail.
+ * store answers its GET with 403: that passes when the answer is an xAPI record store's (it carries
+ * `X-Experience-API-Version`, as every LRS response must), since it then proves the address and
+ * the credentials. A bare 403 (a bucket, a CDN, a firewall), 401 and everything else fail.
  */
 export async function testConnection(tenant: TenantContext): Promise<ConnectionTest> {
   const c = await requireConnection(tenant)
@@ -108,7 +109,8 @@ export async function testConnection(tenant: TenantContext): Promise<ConnectionT
     guard: lrsGuard(),
   })
   if (result.kind === 'failure') return { ok: false, httpStatus: null, reason: result.reason }
-  const ok = (result.status >= 200 && result.status < 300) || result.status === 403
+  const fromRecordStore = result.headers['x-experience-api-version'] !== undefined
+  const ok = (result.status >= 200 && result.status < 300) || (result.status === 403 && fromRecordStore)
   return { ok, httpStatus: result.status, reason: ok ? null : `http_${result.status}` }
 }
 

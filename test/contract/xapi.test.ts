@@ -164,17 +164,25 @@ describe('xAPI: the connection', () => {
     )
   })
 
-  it('passes the connection test on 403, since a write-only key is sufficient; 401 fails', async () => {
+  it("passes the connection test on a record store's 403 (a write-only key is sufficient), not on a bare 403", async () => {
     // Prepare
     const t = await newTenant()
-    const writeOnly = await recordStore(() => ({ status: 403 }))
+    const other = await newTenant()
+    const writeOnly = await recordStore(() => ({
+      status: 403,
+      headers: { 'x-experience-api-version': '1.0.3' },
+    }))
+    const bucket = await recordStore(() => ({ status: 403 }))
     await connect(t.tenant, { endpoint: writeOnly.endpoint, key: 'k', secret: 's' }, 'test')
+    await connect(other.tenant, { endpoint: bucket.endpoint, key: 'k', secret: 's' }, 'test')
 
     // Act
     const tested = await testConnection(t.tenant)
+    const bare = await testConnection(other.tenant)
 
     // Assess
     expect(tested).toEqual({ ok: true, httpStatus: 403, reason: null })
+    expect(bare).toEqual({ ok: false, httpStatus: 403, reason: 'http_403' })
     expect(writeOnly.requests).toHaveLength(1)
   })
 

@@ -10,7 +10,13 @@ export interface Received {
   readonly at: number
 }
 
-export type Answer = { status: number; body?: string; delayMs?: number; redirect?: string }
+export type Answer = {
+  status: number
+  body?: string
+  delayMs?: number
+  redirect?: string
+  headers?: Record<string, string>
+}
 
 export interface Receiver {
   readonly url: string
@@ -39,7 +45,10 @@ export async function startReceiver(
       const a = answer(requests.length, got)
       const reply = () => {
         if (res.destroyed) return
-        res.writeHead(a.status, a.redirect ? { location: a.redirect } : { 'content-type': 'text/plain' })
+        res.writeHead(a.status, {
+          ...(a.redirect ? { location: a.redirect } : { 'content-type': 'text/plain' }),
+          ...a.headers,
+        })
         res.end(a.body ?? 'ok')
       }
       if (a.delayMs) setTimeout(reply, a.delayMs)

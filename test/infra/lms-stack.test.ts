@@ -425,6 +425,21 @@ describe('Construct: LmsStack', () => {
     }
   })
 
+  it('lets only the sign-up and contact group read the key secret among the route groups', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+
+    for (const group of routeGroups) {
+      // Act
+      const actions = allowedActions(template, stack, group)
+
+      // Assess
+      expect(allows(actions, 'secretsmanager:GetSecretValue'), `${group} reads the secret`).toBe(
+        group === 'public',
+      )
+    }
+  })
+
   it('outputs the table name and the API endpoint', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { classify, retryDelay } from '../../../shared/domain/xapi/delivery.ts'
 import { actorFor, statementIdFor } from '../../../shared/domain/xapi/statement.ts'
 
-const response = (status: number) => ({ kind: 'response' as const, status, body: '', durationMs: 1 })
+const response = (status: number) => ({
+  kind: 'response' as const,
+  status,
+  body: '',
+  durationMs: 1,
+  headers: {},
+})
 
 describe('Function: classify (record-store answers)', () => {
   it.each([200, 204])('delivers on %i', (status) => {
