@@ -16,9 +16,12 @@ import { toDeliveryResource } from './representation.ts'
 export const listDeliveries = route('GET /api/v1/webhooks/deliveries', async ({ tenant, query }) => {
   const filters = parseOrThrow(ListDeliveriesFilters, query)
   const page = paging(query)
-  const all = await webhooks.listDeliveries(tenant, filters)
-  const items = all.slice(page.offset, page.offset + page.perPage)
-  return ok(items.map(toDeliveryResource), listMeta(page, all.length))
+  const { items, total } = await webhooks.listDeliveriesPage(tenant, {
+    ...filters,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items.map(toDeliveryResource), listMeta(page, total))
 })
 
 export const getDelivery = route('GET /api/v1/webhooks/deliveries/{id}', async (input) => {

@@ -36,6 +36,8 @@ import {
   insertDelivery,
   insertEndpoint,
   listDeliveries as listStoredDeliveries,
+  listDeliveriesPage as listStoredDeliveriesPage,
+  type DeliveryPageQuery,
   listEndpoints,
   recordAttempt,
 } from '../store/webhooks-store.ts'
@@ -204,6 +206,10 @@ async function queueNextAttempt(msg: WebhookMessage): Promise<void> {
 
 export function getDeliveryView(tenant: TenantContext, id: string): Promise<WebhookDelivery | undefined> {
   return getDelivery(tenant, id)
+}
+
+export function listDeliveriesPage(tenant: TenantContext, q: DeliveryPageQuery) {
+  return listStoredDeliveriesPage(tenant, q)
 }
 
 export interface DeliveryFilter {

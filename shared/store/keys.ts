@@ -104,6 +104,9 @@ export const keys = {
     sk: `WHDELIVERY#${deliveryId}`,
   }),
   webhookDeliveryPrefix: 'WHDELIVERY#',
+  /** gsi1 of deliveries: the tenant's deliveries by creation time (the deliveries view). */
+  webhookDeliveriesIndexPk: (t: TenantContext): string => `${tp(t)}#WHDELIVERIES`,
+  webhookDeliveriesByCreated: (createdAt: string, deliveryId: string): string => `${createdAt}#${deliveryId}`,
   /** The tenant's one record-store (LRS) connection; deleting it stops statement export. */
   lrsConnection: (t: TenantContext): Key => ({ pk: tp(t), sk: 'LRS#CONNECTION' }),
   /** A statement's delivery-log row, addressed by the statement id (fixed per source event). */

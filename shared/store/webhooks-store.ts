@@ -5,9 +5,22 @@
 import type { EventType } from '../events/outbox.ts'
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks/webhook.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { deleteItem, getItem, conditionally, putItem, queryAll, updateItem, type Item } from './db.ts'
+import {
+  deleteItem,
+  getItem,
+  conditionally,
+  putItem,
+  queryAll,
+  queryCount,
+  queryUpTo,
+  updateItem,
+  type Item,
+} from './db.ts'
 import { attemptRecordedOn, claimAttemptOn, recordOutcomeOn } from './attempts.ts'
-import { keys, TTL_ATTRIBUTE } from './keys.ts'
+import { indexes, keys, TTL_ATTRIBUTE } from './keys.ts'
+
+/** What the tenant-wide index means for deliveries. */
+const byCreated = indexes.gsi1
 
 /** Deliveries stay viewable for 90 days, the spec's delivery-log retention. */
 const DELIVERY_RETENTION_SECONDS = 90 * 86_400
@@ -107,6 +120,8 @@ export async function insertDelivery(tenant: TenantContext, d: WebhookDelivery):
         created_at: d.createdAt,
         updated_at: d.updatedAt,
         [TTL_ATTRIBUTE]: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_RETENTION_SECONDS,
+        [byCreated.pk]: keys.webhookDeliveriesIndexPk(tenant),
+        [byCreated.sk]: keys.webhookDeliveriesByCreated(d.createdAt, d.id),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
@@ -120,6 +135,48 @@ export async function deleteDelivery(tenant: TenantContext, id: string): Promise
 export async function getDelivery(tenant: TenantContext, id: string): Promise<WebhookDelivery | undefined> {
   const item = await getItem(keys.webhookDelivery(tenant, id), { ConsistentRead: true })
   return item ? toDelivery(item) : undefined
+}
+
+export interface DeliveryPageQuery {
+  readonly status?: DeliveryStatus
+  readonly event?: EventType
+  readonly offset: number
+  readonly limit: number
+}
+
+/**
+ * A page of the deliveries view, newest first, with the total: read from the tenant's
+ * by-creation index, never the whole set in memory (a busy tenant keeps 90 days of them).
+ */
+export async function listDeliveriesPage(
+  tenant: TenantContext,
+  q: DeliveryPageQuery,
+): Promise<{ items: WebhookDelivery[]; total: number }> {
+  const filters: string[] = []
+  const names: Record<string, string> = { '#pk': byCreated.pk }
+  const values: Record<string, unknown> = { ':pk': keys.webhookDeliveriesIndexPk(tenant) }
+  if (q.status) {
+    filters.push('#status = :status')
+    names['#status'] = 'status'
+    values[':status'] = q.status
+  }
+  if (q.event) {
+    filters.push('#event = :event')
+    names['#event'] = 'event'
+    values[':event'] = q.event
+  }
+  const input = {
+    IndexName: byCreated.name,
+    KeyConditionExpression: '#pk = :pk',
+    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  }
+  const [items, total] = await Promise.all([
+    queryUpTo({ ...input, ScanIndexForward: false }, q.offset + q.limit),
+    queryCount(input),
+  ])
+  return { items: items.slice(q.offset, q.offset + q.limit).map(toDelivery), total }
 }
 
 export async function listDeliveries(tenant: TenantContext): Promise<WebhookDelivery[]> {
