@@ -6,6 +6,7 @@ import type { CourseSettings } from '../shared/domain/courses/course.ts'
 import { AppModuleInput } from '../shared/domain/courses/module.ts'
 import { parseOrThrow } from '../shared/domain/validation.ts'
 import * as courses from '../shared/services/courses-service.ts'
+import * as packages from '../shared/services/packages-service.ts'
 import * as enrollments from '../shared/services/enrollments-service.ts'
 import * as learner from '../shared/services/learner-service.ts'
 import { onOff, required, UsageError } from './args.ts'
@@ -75,7 +76,7 @@ export const courseCommands: Record<string, Command> = {
       throw new UsageError(`--file ${file} cannot be read`)
     }
     const tenant = await tenantOf(f)
-    const stored = await courses.uploadModulePackage(
+    const stored = await packages.uploadModulePackage(
       tenant,
       required(f, 'course'),
       required(f, 'module'),

@@ -31,7 +31,6 @@ import {
   type CourseChanges,
 } from '../store/courses-store.ts'
 import { listCourses as listStoredCourses, type CourseListQuery } from '../store/courses-list.ts'
-import { putModulePackage } from '../store/content-store.ts'
 
 const nowIso = () => new Date().toISOString()
 
@@ -177,27 +176,6 @@ export async function addModule(
     }
   }
   throw new ConflictError('module.concurrent_append', 'Modules were added meanwhile; retry')
-}
-
-/** The ZIP local-file or (empty archive) end-of-central-directory signature. */
-const isZip = (b: Uint8Array) =>
-  b.length >= 4 &&
-  b[0] === 0x50 &&
-  b[1] === 0x4b &&
-  ((b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6))
-
-/** The app's package upload (the CLI stands in for it): a ZIP, stored as-is for the module. */
-export async function uploadModulePackage(
-  tenant: TenantContext,
-  courseId: string,
-  moduleId: string,
-  bytes: Uint8Array,
-): Promise<{ moduleId: string; bytes: number }> {
-  if (!isZip(bytes)) throw new ValidationError('file', 'file: must be a ZIP archive')
-  const module = (await listStoredModules(tenant, courseId)).find((m) => m.id === moduleId)
-  if (!module) throw new NotFoundError('module')
-  await putModulePackage(tenant, module.id, bytes, `${module.title}.zip`)
-  return { moduleId: module.id, bytes: bytes.length }
 }
 
 /** The category of that name, created when the tenant has none (names are unique ignoring case). */
