@@ -69,15 +69,16 @@ export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
  */
 export interface Notification {
   readonly id: string
-  readonly template: 'enrollment_confirmation'
-  readonly userId: string
+  readonly template: 'enrollment_confirmation' | 'usage_alert'
+  /** The recipient; null for a notice to the tenant's owners and admins (resolved when sent). */
+  readonly userId: string | null
   readonly createdAt: string
   readonly data: Record<string, unknown>
 }
 
 export function newNotification(
   template: Notification['template'],
-  userId: string,
+  userId: string | null,
   data: Record<string, unknown>,
   now: string,
 ): Notification {

@@ -4,7 +4,9 @@
  */
 import { RateLimitedError } from '../domain/errors.ts'
 import { monthlyApiCap } from '../domain/plans/entitlements.ts'
-import { consumeMinuteWindow, consumeMonthlyUsage } from '../store/rate-limits-store.ts'
+import { alertCrossedBy } from '../domain/plans/usage-alerts.ts'
+import { newNotification, notificationPut } from '../events/outbox.ts'
+import { consumeMinuteWindow, consumeMonthlyUsage, recordUsageAlert } from '../store/rate-limits-store.ts'
 import type { MiddyRequest } from './context.ts'
 
 export const REQUESTS_PER_MINUTE = 1000
@@ -32,8 +34,15 @@ export function rateLimit() {
       state.headers['x-ratelimit-reset'] = String(reset)
       if (count === undefined) throw new RateLimitedError('minute', Math.max(1, reset - nowSec))
       const month = new Date(nowMs).toISOString().slice(0, 7)
-      const used = await consumeMonthlyUsage(tenant, month, monthlyApiCap(tenant.plan, tenant.monthlyApiCap))
+      const cap = monthlyApiCap(tenant.plan, tenant.monthlyApiCap)
+      const used = await consumeMonthlyUsage(tenant, month, cap)
       if (used === undefined) throw new RateLimitedError('monthly', secondsToNextMonth(nowMs))
+      const percent = alertCrossedBy(used, cap)
+      if (percent !== undefined) {
+        const at = new Date(nowMs).toISOString()
+        const alert = newNotification('usage_alert', null, { month, percent, used, cap }, at)
+        await recordUsageAlert(tenant, month, percent, notificationPut(tenant, alert))
+      }
     },
   }
 }

@@ -32,6 +32,11 @@ export const keys = {
   tenantPartition: tp,
   counters: (t: TenantContext): Key => ({ pk: tp(t), sk: 'COUNTERS' }),
   monthlyUsage: (t: TenantContext, month: string): Key => ({ pk: tp(t), sk: `USAGE#${month}` }),
+  /** Written once per month and threshold: the usage alert it guards is recorded once. */
+  usageAlert: (t: TenantContext, month: string, percent: number): Key => ({
+    pk: tp(t),
+    sk: `USAGEALERT#${month}#${percent}`,
+  }),
   apiKeyRef: (t: TenantContext, keyId: string): Key => ({ pk: tp(t), sk: `APIKEYREF#${keyId}` }),
   apiKeyRefPrefix: 'APIKEYREF#',
 

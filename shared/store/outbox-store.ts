@@ -41,7 +41,7 @@ export async function listOutboxNotifications(tenant: TenantContext): Promise<No
   return items.map((i) => ({
     id: i.notification_id as string,
     template: i.template as Notification['template'],
-    userId: i.user_id as string,
+    userId: (i.user_id as string | null | undefined) ?? null,
     createdAt: i.created_at as string,
     data: i.data as Record<string, unknown>,
   }))

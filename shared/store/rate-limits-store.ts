@@ -4,7 +4,13 @@
  * race can ever admit it, however many requests arrive at once.
  */
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { isConditionalCheckFailed, updateItem } from './db.ts'
+import {
+  isConditionalCheckFailed,
+  transact,
+  TransactionConditionFailed,
+  updateItem,
+  type TransactItem,
+} from './db.ts'
 import { keys, TTL_ATTRIBUTE, type Key } from './keys.ts'
 
 /** @returns the count including this request, or undefined when the window is full. */
@@ -66,5 +72,30 @@ export async function consumeMonthlyUsage(
   } catch (err) {
     if (isConditionalCheckFailed(err)) return undefined
     throw err
+  }
+}
+
+/**
+ * Records a usage alert notification once per month and threshold: the marker's condition makes a
+ * second write (a retried request, a concurrent one) a no-op.
+ */
+export async function recordUsageAlert(
+  tenant: TenantContext,
+  month: string,
+  percent: number,
+  notification: TransactItem,
+): Promise<void> {
+  try {
+    await transact([
+      {
+        Put: {
+          Item: { ...keys.usageAlert(tenant, month, percent), type: 'usage_alert_marker' },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      notification,
+    ])
+  } catch (err) {
+    if (!(err instanceof TransactionConditionFailed)) throw err
   }
 }

@@ -1,3 +1,4 @@
+import { listOutboxNotifications } from '../../shared/store/outbox-store.ts'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { updateTenant } from '../../shared/services/tenants-service.ts'
@@ -96,6 +97,24 @@ describe('Middleware: rate limit', () => {
     const first = await t.api.get('/api/v1/users')
     expect(first.status).toBe(429)
     expect(Number(first.headers['retry-after'])).toBeGreaterThan(0)
+  })
+
+  it('records one usage alert for the owners and admins at 80% and one at 100% of the monthly cap', async () => {
+    // Prepare
+    const t = await newTenant()
+    await updateTenant(t.slug, { monthlyApiCap: 40 })
+
+    // Act: 45 requests at once; the counter is atomic, so exactly one request reaches each threshold
+    const replies = await Promise.all(Array.from({ length: 45 }, () => t.api.get('/api/v1/users')))
+
+    // Assess
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(40)
+    const alerts = (await listOutboxNotifications(t.tenant)).filter((n) => n.template === 'usage_alert')
+    expect(alerts.map((a) => a.data).sort((a, b) => Number(a.percent) - Number(b.percent))).toEqual([
+      { month: new Date().toISOString().slice(0, 7), percent: 80, used: 32, cap: 40 },
+      { month: new Date().toISOString().slice(0, 7), percent: 100, used: 40, cap: 40 },
+    ])
+    expect(alerts.every((a) => a.userId === null)).toBe(true)
   })
 
   it('does not rate limit or meter the public plans catalog', async () => {
