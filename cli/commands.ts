@@ -77,15 +77,17 @@ const commands: Record<string, Command> = {
     ),
   'tenant get': async (f) => tenantView(await tenantOf(f)),
   'contact list': async (f) => ({
-    data: (await visitors.listContact(optionalInt(f, 'limit') ?? 50)).map((r) => ({
-      id: r.id,
-      name: r.name,
-      email: r.email,
-      company: r.company,
-      subject: r.subject,
-      message: r.message,
-      received_at: r.receivedAt,
-    })),
+    data: (await visitors.listContact(Math.min(500, Math.max(1, optionalInt(f, 'limit') ?? 50)))).map(
+      (r) => ({
+        id: r.id,
+        name: r.name,
+        email: r.email,
+        company: r.company,
+        subject: r.subject,
+        message: r.message,
+        received_at: r.receivedAt,
+      }),
+    ),
   }),
 
   'api-key create': async (f) => {
