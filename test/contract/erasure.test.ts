@@ -14,20 +14,12 @@ import { lms } from '../helpers/cli.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { until } from '../helpers/until.ts'
 
 const stores: RecordStore[] = []
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()))
 })
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (ok(v) || Date.now() > deadline) return v
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 interface Learner {
   id: string

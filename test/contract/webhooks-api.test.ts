@@ -16,20 +16,12 @@ import {
 import { listAudit } from '../../shared/store/audit-store.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { until } from '../helpers/until.ts'
 
 const receivers: Receiver[] = []
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()))
 })
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (ok(v) || Date.now() > deadline) return v
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 /** A tenant whose endpoint has received `n` user.created deliveries (all delivered). */
 async function withDeliveries(n: number): Promise<{ t: TestTenant; r: Receiver; endpointId: string }> {

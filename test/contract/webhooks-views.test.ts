@@ -8,6 +8,7 @@ import { createEndpoint, listDeliveries } from '../../shared/services/webhooks-s
 import { lms } from '../helpers/cli.ts'
 import { startReceiver, type Received, type Receiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { until } from '../helpers/until.ts'
 
 const receivers: Receiver[] = []
 afterEach(async () => {
@@ -18,15 +19,6 @@ async function receiver(...args: Parameters<typeof startReceiver>) {
   const r = await startReceiver(...args)
   receivers.push(r)
   return r
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (ok(v) || Date.now() > deadline) return v
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 async function createUser(t: TestTenant) {

@@ -15,6 +15,7 @@ import { listAudit } from '../../shared/store/audit-store.ts'
 import { claimAttempt, insertDelivery, recordAttempt } from '../../shared/store/webhooks-store.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { until } from '../helpers/until.ts'
 
 const receivers: Receiver[] = []
 afterEach(async () => {
@@ -25,15 +26,6 @@ async function receiver(...args: Parameters<typeof startReceiver>) {
   const r = await startReceiver(...args)
   receivers.push(r)
   return r
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (ok(v) || Date.now() > deadline) return v
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 async function createUser(t: TestTenant) {

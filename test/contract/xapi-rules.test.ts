@@ -25,6 +25,7 @@ import { insertStatement } from '../../shared/store/xapi-store.ts'
 import { startRecordStore } from '../helpers/record-store.ts'
 import type { Answer } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { sleep, until } from '../helpers/until.ts'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -35,17 +36,6 @@ async function recordStore(answer?: (n: number) => Answer) {
   const s = await startRecordStore(answer)
   closers.push(() => s.close())
   return s
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (ok(v) || Date.now() > deadline) return v
-    await sleep(100)
-  }
 }
 
 function logOf(t: TestTenant, ok: (rows: StatementDelivery[]) => boolean, timeoutMs?: number) {

@@ -13,6 +13,7 @@ import { lms } from '../helpers/cli.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
 import type { Answer } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { sleep, until } from '../helpers/until.ts'
 
 const stores: RecordStore[] = []
 afterEach(async () => {
@@ -23,17 +24,6 @@ async function recordStore(answer?: (n: number) => Answer) {
   const s = await startRecordStore(answer)
   stores.push(s)
   return s
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await fn()
-    if (ok(v) || Date.now() > deadline) return v
-    await sleep(100)
-  }
 }
 
 const SECRET = 'lrs-secret-Zq9x'
