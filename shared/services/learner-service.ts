@@ -175,26 +175,62 @@ export async function recordActivity(
   if (input.score !== undefined && input.score !== null && !(input.score >= 0 && input.score <= 100)) {
     throw new ValidationError('score', 'score must be between 0 and 100')
   }
+  const ctx = await activityContext(tenant, enrollmentId, input.moduleId)
+  return applyActivityTo(tenant, ctx, activityChange(ctx.module, input, at), {
+    module: ctx.module,
+    success: input.kind === 'complete' ? input.passed : undefined,
+  })
+}
+
+/** What an activity acts on: the enrollment, its course's modules and settings, and the module. */
+interface ActivityContext {
+  readonly enrollment: Enrollment
+  readonly modules: readonly Module[]
+  readonly module: Module
+  readonly validityDays: number | null
+}
+
+async function activityContext(
+  tenant: TenantContext,
+  enrollmentId: string,
+  moduleId: string,
+): Promise<ActivityContext> {
   const enrollment = await getEnrollment(tenant, enrollmentId)
   const [modules, course] = await Promise.all([
     listModules(tenant, enrollment.courseId),
     getCourse(tenant, enrollment.courseId),
   ])
-  const module = findModule(modules, input.moduleId)
-  const change: ActivityChange = {
-    moduleId: module.id,
-    kind: input.kind,
-    score: input.score,
-    timeSpentSeconds: input.timeSpentSeconds,
-    at,
+  return {
+    enrollment,
+    modules,
+    module: findModule(modules, moduleId),
+    validityDays: course?.settings.certificateValidityDays ?? null,
   }
-  const saved = await changeEnrollment(tenant, enrollmentId, (current) =>
-    nextState(tenant, current, modules, change, course?.settings.certificateValidityDays ?? null, {
-      module,
-      success: input.kind === 'complete' ? input.passed : undefined,
-    }),
+}
+
+const activityChange = (
+  module: Module,
+  input: Omit<ActivityInput, 'moduleId'>,
+  at: string,
+): ActivityChange => ({
+  moduleId: module.id,
+  kind: input.kind,
+  score: input.score,
+  timeSpentSeconds: input.timeSpentSeconds,
+  at,
+})
+
+/** Saves the change (re-applied to a fresh copy if the enrollment changed meanwhile). */
+async function applyActivityTo(
+  tenant: TenantContext,
+  ctx: ActivityContext,
+  change: ActivityChange,
+  reported: Reported,
+): Promise<ProgressView> {
+  const saved = await changeEnrollment(tenant, ctx.enrollment.id, (current) =>
+    nextState(tenant, current, ctx.modules, change, ctx.validityDays, reported),
   )
-  return progressView(saved, modules)
+  return progressView(saved, ctx.modules)
 }
 
 /** How long a package download link works: long enough to start a large download, no longer. */
@@ -216,13 +252,15 @@ export async function recordDownload(
   moduleId: string,
   at = nowIso(),
 ): Promise<Download> {
-  const enrollment = await getEnrollment(tenant, enrollmentId)
-  const module = findModule(await listModules(tenant, enrollment.courseId), moduleId)
+  const ctx = await activityContext(tenant, enrollmentId, moduleId)
+  const { module } = ctx
   if (module.moduleType !== 'archive') {
     throw new RuleViolationError('module.not_archive', 'Only archive modules are downloaded')
   }
   if ((await modulePackageSize(tenant, module.id)) === undefined) throw new NotFoundError('module_package')
-  const progress = await recordActivity(tenant, enrollmentId, { moduleId, kind: 'complete', at })
+  const progress = await applyActivityTo(tenant, ctx, activityChange(module, { kind: 'complete' }, at), {
+    module,
+  })
   const url = await presignModulePackage(tenant, module.id, `${module.title}.zip`, DOWNLOAD_LINK_SECONDS)
   return { url, expiresAt: new Date(Date.now() + DOWNLOAD_LINK_SECONDS * 1000).toISOString(), progress }
 }
@@ -239,8 +277,7 @@ export async function forwardUnitStatement(
   at = nowIso(),
 ): Promise<{ statementId: string }> {
   const statement = unitStatement(statementJson)
-  const enrollment = await getEnrollment(tenant, enrollmentId)
-  const module = findModule(await listModules(tenant, enrollment.courseId), moduleId)
+  const { enrollment, module } = await activityContext(tenant, enrollmentId, moduleId)
   if (module.moduleType !== 'cmi5') {
     throw new RuleViolationError('module.not_cmi5', 'Only cmi5 units send statements')
   }
@@ -266,31 +303,23 @@ export async function gradeQuizAttempt(tenant: TenantContext, enrollmentId: stri
   if (!(input.max > 0) || !(input.raw >= 0) || input.raw > input.max) {
     throw new ValidationError('score', 'score must be between 0 and max, and max above 0')
   }
-  const enrollment = await getEnrollment(tenant, enrollmentId)
-  const [modules, course] = await Promise.all([
-    listModules(tenant, enrollment.courseId),
-    getCourse(tenant, enrollment.courseId),
-  ])
-  const module = findModule(modules, input.moduleId)
+  const ctx = await activityContext(tenant, enrollmentId, input.moduleId)
+  const { module } = ctx
   if (module.moduleType !== 'quiz')
     throw new RuleViolationError('module.not_quiz', 'Only quiz modules are graded')
   const scaled = Math.round((input.raw / input.max) * 10_000) / 10_000
   const passed = scaled >= (input.passingScaled ?? 0.7)
   const attempt = { moduleId: module.id, raw: input.raw, max: input.max, scaled, passed, gradedAt: at }
-  const change: ActivityChange = {
-    moduleId: module.id,
-    kind: passed ? 'complete' : 'progress',
-    score: passed ? Math.round(scaled * 10_000) / 100 : null,
-    timeSpentSeconds: input.timeSpentSeconds,
+  const change = activityChange(
+    module,
+    {
+      kind: passed ? 'complete' : 'progress',
+      score: passed ? Math.round(scaled * 10_000) / 100 : null,
+      timeSpentSeconds: input.timeSpentSeconds,
+    },
     at,
-  }
-  const saved = await changeEnrollment(tenant, enrollmentId, (current) =>
-    nextState(tenant, current, modules, change, course?.settings.certificateValidityDays ?? null, {
-      module,
-      attempt,
-    }),
   )
-  return { attempt, progress: progressView(saved, modules) }
+  return { attempt, progress: await applyActivityTo(tenant, ctx, change, { module, attempt }) }
 }
 
 export interface ImportInput {
