@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startStores } from '../local/stores.ts'
-import { freePort } from './ports.ts'
+import { freePort } from '../local/free-port.ts'
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300)
 const REGION = 'us-east-1'

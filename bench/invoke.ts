@@ -1,12 +1,11 @@
 /**
- * In-process Lambda invocations: an API Gateway HTTP API (payload v2) event built the way
- * local/gateway.ts's toEvent builds one, handed to a handler module's `handler` inside a
+ * In-process Lambda invocations: an API Gateway HTTP API (payload v2) event built as the local
+ * gateway builds one (local/lambda-event.ts), handed to a handler module's `handler` inside a
  * runWithDbMetrics scope, so every DynamoDB call of the request is recorded here.
  */
-import { randomUUID } from 'node:crypto'
 import type { Context } from 'aws-lambda'
 import type { HttpEvent, HttpResult } from '../shared/http/context.ts'
-import { matchRoute, routeKey } from '../shared/routes.ts'
+import { httpEvent, lambdaContext as localLambdaContext } from '../local/lambda-event.ts'
 import { runWithDbMetrics, type DbCall } from '../shared/store/metrics.ts'
 
 export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>
@@ -22,64 +21,22 @@ export interface ApiRequest {
 }
 
 export function apiEvent(req: ApiRequest): HttpEvent {
-  const url = new URL(req.url, 'http://local')
-  const method = req.method.toUpperCase()
   const headers: Record<string, string> = { host: req.host, 'user-agent': 'lms-bench' }
   if (req.apiKey) headers.authorization = `Bearer ${req.apiKey}`
   if (req.body !== undefined) headers['content-type'] = 'application/json'
-  const query: Record<string, string> = {}
-  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v
-  const match = matchRoute(method, url.pathname)
-  const key = match ? routeKey(match.def) : '$default'
-  const now = new Date()
-  const requestId = randomUUID()
-  return {
-    version: '2.0',
-    routeKey: key,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+  return httpEvent({
+    method: req.method,
+    url: req.url,
     headers,
-    ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(match && Object.keys(match.pathParameters).length ? { pathParameters: match.pathParameters } : {}),
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'bench',
-      domainName: req.host,
-      domainPrefix: req.host.split('.')[0] ?? '',
-      http: {
-        method,
-        path: url.pathname,
-        protocol: 'HTTP/1.1',
-        sourceIp: '127.0.0.1',
-        userAgent: 'lms-bench',
-      },
-      requestId,
-      routeKey: key,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    isBase64Encoded: false,
-  }
+    body: req.body === undefined ? undefined : JSON.stringify(req.body),
+    sourceIp: '127.0.0.1',
+    protocol: 'HTTP/1.1',
+    apiId: 'bench',
+  }).event
 }
 
-export function lambdaContext(functionName: string, requestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => 29_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  }
-}
+export const lambdaContext = (functionName: string, requestId: string) =>
+  localLambdaContext(functionName, requestId, 'bench')
 
 export interface Invocation {
   readonly result: HttpResult
@@ -97,7 +54,6 @@ export async function invoke(handler: LambdaHandler, req: ApiRequest): Promise<I
   return { result, calls: [...metrics.calls], ms: performance.now() - t }
 }
 
-/** The parsed `{data, meta, error}` body of a JSON answer. */
 export function envelopeOf(result: HttpResult): { data: unknown; meta: unknown; error: unknown } {
   return JSON.parse(result.body ?? 'null') as { data: unknown; meta: unknown; error: unknown }
 }

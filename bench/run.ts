@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { format, resolveConfig } from 'prettier'
 import { startStores } from '../local/stores.ts'
-import { freePort } from './ports.ts'
+import { freePort } from '../local/free-port.ts'
 
 const USERS = 10_000
 const REGION = 'us-east-1'

@@ -3,11 +3,11 @@
  * against the route table as API Gateway does, and calls the very handler module of the route's
  * group (the `fallback` group for everything unmatched, like the $default route).
  */
-import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Context } from 'aws-lambda'
-import { fallbackGroup, matchRoute, routeKey, type RouteGroup } from '../shared/routes.ts'
+import type { RouteGroup } from '../shared/routes.ts'
+import { httpEvent, lambdaContext } from './lambda-event.ts'
 import type { HttpEvent, HttpResult } from '../shared/http/context.ts'
 
 type Handler = (event: HttpEvent, context: Context) => Promise<HttpResult>
@@ -33,67 +33,22 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   })
 }
 
-function lambdaContext(group: RouteGroup, requestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: `lms-${group}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:lms-${group}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/lms-${group}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 29_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  }
-}
-
-export function toEvent(req: IncomingMessage, body: Buffer): { event: HttpEvent; group: RouteGroup } {
-  const url = new URL(req.url ?? '/', 'http://local')
-  const method = (req.method ?? 'GET').toUpperCase()
+/** The request as API Gateway would hand it to the route group's Lambda. */
+function toEvent(req: IncomingMessage, body: Buffer) {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue
     headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value
   }
-  const query: Record<string, string> = {}
-  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v
-  const match = matchRoute(method, url.pathname)
-  const now = new Date()
-  const requestId = randomUUID()
-  const key = match ? routeKey(match.def) : '$default'
-  const event: HttpEvent = {
-    version: '2.0',
-    routeKey: key,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+  return httpEvent({
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
     headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(match && Object.keys(match.pathParameters).length ? { pathParameters: match.pathParameters } : {}),
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'local',
-      domainName: (headers.host ?? 'localhost').replace(/:\d+$/, ''),
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? '',
-      http: {
-        method,
-        path: url.pathname,
-        protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId,
-      routeKey: key,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    isBase64Encoded: false,
-    ...(body.length ? { body: body.toString('utf8') } : {}),
-  }
-  return { event, group: match?.def.group ?? fallbackGroup }
+    body: body.length ? body.toString('utf8') : undefined,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    protocol: `HTTP/${req.httpVersion}`,
+    apiId: 'local',
+  })
 }
 
 function send(res: ServerResponse, result: HttpResult): void {
@@ -111,7 +66,7 @@ export async function invoke(req: IncomingMessage, res: ServerResponse): Promise
   try {
     const { event, group } = toEvent(req, await readBody(req))
     const handler = await handlerFor(group)
-    send(res, await handler(event, lambdaContext(group, event.requestContext.requestId)))
+    send(res, await handler(event, lambdaContext(`lms-${group}`, event.requestContext.requestId)))
   } catch {
     // What API Gateway answers when the integration itself fails.
     send(res, {

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { createServer } from 'node:net'
+import { freePort } from '../../local/free-port.ts'
 import type { TestProject } from 'vitest/node'
 
 declare module 'vitest' {
@@ -18,18 +18,6 @@ declare module 'vitest' {
     webhooksQueueUrl: string
     xapiQueueUrl: string
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      const port = typeof addr === 'object' && addr ? addr.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
 }
 
 let child: ChildProcess | undefined

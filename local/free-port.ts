@@ -1,4 +1,4 @@
-/** Free TCP ports on the loopback, picked the way test/setup/global-setup.ts picks them. */
+/** A free TCP port on the loopback (the OS picks it), for stacks started beside others: tests, benchmark. */
 import { createServer } from 'node:net'
 
 export function freePort(): Promise<number> {
