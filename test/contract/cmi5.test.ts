@@ -4,17 +4,12 @@
  * and the pass/fail a package reported on a completed module.
  */
 import { randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { forwardUnitStatement, recordActivity } from '../../shared/services/learner-service.ts'
 import { connect } from '../../shared/services/lrs-connection-service.ts'
 import { lms } from '../helpers/cli.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-
-const stores: RecordStore[] = []
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()))
-})
 
 interface Setup {
   t: TestTenant
@@ -53,7 +48,6 @@ async function setup(): Promise<Setup> {
   const e = await t.api.post('/api/v1/enrollments', { user_id: u.body.data.id, course_id: courseId })
   expect(e.status).toBe(201)
   const store = await startRecordStore()
-  stores.push(store)
   await connect(t.tenant, { endpoint: store.endpoint, key: 'k', secret: 's' }, 'test')
   return {
     t,

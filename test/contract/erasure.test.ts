@@ -3,7 +3,7 @@
  * kept, the learner's record-store delivery log deleted (and nobody else's), the account frozen.
  */
 import { randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { recordActivity } from '../../shared/services/learner-service.ts'
 import { connect } from '../../shared/services/lrs-connection-service.ts'
 import { createEndpoint } from '../../shared/services/webhooks-service.ts'
@@ -15,11 +15,6 @@ import { startReceiver } from '../helpers/receiver.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { until } from '../helpers/until.ts'
-
-const stores: RecordStore[] = []
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()))
-})
 
 interface Learner {
   id: string
@@ -54,7 +49,6 @@ async function setup(): Promise<{
     return { id: u.body.data.id, email: u.body.data.email, enrollmentId: e.body.data.id }
   }
   const store = await startRecordStore()
-  stores.push(store)
   await connect(t.tenant, { endpoint: store.endpoint, key: 'k', secret: 's' }, 'test')
   return { t, modules, store, a: await learner(), b: await learner() }
 }

@@ -3,7 +3,7 @@
  * and paging, the exact payload, and a retry that sends the identical body again.
  */
 import { randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SendMessageCommand } from '@aws-sdk/client-sqs'
 import { mockClient } from 'aws-sdk-client-mock'
 import { sqs } from '../../shared/queue/sqs.ts'
@@ -18,16 +18,10 @@ import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { until } from '../helpers/until.ts'
 
-const receivers: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()))
-})
-
 /** A tenant whose endpoint has received `n` user.created deliveries (all delivered). */
 async function withDeliveries(n: number): Promise<{ t: TestTenant; r: Receiver; endpointId: string }> {
   const t = await newTenant()
   const r = await startReceiver()
-  receivers.push(r)
   const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created', 'user.deactivated'])
   for (let i = 0; i < n; i++) expect((await t.api.post('/api/v1/users', userBody())).status).toBe(201)
   await r.waitFor(n)

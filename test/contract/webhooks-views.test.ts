@@ -2,24 +2,13 @@
  * Webhooks as the operator and the receiver see them: the deliveries view filtered by event (the
  * service and `lms webhook deliveries`), and the exact data of the user lifecycle events.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { WebhookDelivery } from '../../shared/domain/webhooks/webhook.ts'
 import { createEndpoint, listDeliveries } from '../../shared/services/webhooks-service.ts'
 import { lms } from '../helpers/cli.ts'
-import { startReceiver, type Received, type Receiver } from '../helpers/receiver.ts'
+import { startReceiver, type Received } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { until } from '../helpers/until.ts'
-
-const receivers: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()))
-})
-
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args)
-  receivers.push(r)
-  return r
-}
 
 async function createUser(t: TestTenant) {
   const reply = await t.api.post('/api/v1/users', userBody())
@@ -44,7 +33,7 @@ describe('Webhooks: the deliveries view', () => {
   it('filters deliveries by event, in the service and in the CLI', async () => {
     // Prepare
     const t = await newTenant()
-    const r = await receiver()
+    const r = await startReceiver()
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created', 'user.deactivated'])
     const u = await createUser(t)
     expect((await t.api.delete(`/api/v1/users/${u.id}`)).status).toBe(204)
@@ -76,7 +65,7 @@ describe('Webhooks: user lifecycle events', () => {
   it('sends user.deactivated and user.reactivated carrying exactly the user id and e-mail', async () => {
     // Prepare
     const t = await newTenant()
-    const r = await receiver()
+    const r = await startReceiver()
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.deactivated', 'user.reactivated'])
     const u = await createUser(t)
 

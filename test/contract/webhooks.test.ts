@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { EntitlementError } from '../../shared/domain/errors.ts'
 import { updateTenant } from '../../shared/services/tenants-service.ts'
 import {
@@ -13,20 +13,9 @@ import { CLAIM_LEASE_MS } from '../../shared/domain/attempts.ts'
 import { envelopeBody } from '../../shared/domain/webhooks/webhook.ts'
 import { listAudit } from '../../shared/store/audit-store.ts'
 import { claimAttempt, insertDelivery, recordAttempt } from '../../shared/store/webhooks-store.ts'
-import { startReceiver, type Receiver } from '../helpers/receiver.ts'
+import { startReceiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { until } from '../helpers/until.ts'
-
-const receivers: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()))
-})
-
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args)
-  receivers.push(r)
-  return r
-}
 
 async function createUser(t: TestTenant) {
   const reply = await t.api.post('/api/v1/users', userBody())
@@ -37,7 +26,7 @@ async function createUser(t: TestTenant) {
 describe('Webhooks: delivery', () => {
   it('posts a signed envelope for a subscribed event, with every header', async () => {
     const t = await newTenant()
-    const r = await receiver()
+    const r = await startReceiver()
     const { endpoint, secret } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     const u = await createUser(t)
     const [got] = await r.waitFor(1)
@@ -79,7 +68,7 @@ describe('Webhooks: delivery', () => {
 
   it('retries with a byte-identical body until the receiver succeeds', async () => {
     const t = await newTenant()
-    const r = await receiver((n) => ({ status: n < 3 ? 500 : 204 }))
+    const r = await startReceiver((n) => ({ status: n < 3 ? 500 : 204 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await createUser(t)
     const got = await r.waitFor(3)
@@ -95,7 +84,7 @@ describe('Webhooks: delivery', () => {
 
   it('fails after the fifth failed attempt, keeping a truncated response body', async () => {
     const t = await newTenant()
-    const r = await receiver(() => ({ status: 503, body: 'e'.repeat(10_000) }))
+    const r = await startReceiver(() => ({ status: 503, body: 'e'.repeat(10_000) }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await createUser(t)
     await r.waitFor(5, 30_000)
@@ -112,7 +101,7 @@ describe('Webhooks: delivery', () => {
 
   it('never counts a late 2xx: a receiver slower than the deadline fails', async () => {
     const t = await newTenant()
-    const r = await receiver((n) => (n === 1 ? { status: 200, delayMs: 2500 } : { status: 200 }))
+    const r = await startReceiver((n) => (n === 1 ? { status: 200, delayMs: 2500 } : { status: 200 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await createUser(t)
     await r.waitFor(2)
@@ -125,7 +114,7 @@ describe('Webhooks: delivery', () => {
 
   it('sends nothing for an event the endpoint did not choose, or after the endpoint is deleted', async () => {
     const t = await newTenant()
-    const r = await receiver()
+    const r = await startReceiver()
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.deactivated'])
     await createUser(t)
     await deleteEndpoint(t.tenant, endpoint.id)
@@ -138,7 +127,7 @@ describe('Webhooks: delivery', () => {
 
   it('fails at once with endpoint_inactive when the endpoint is deleted between attempts', async () => {
     const t = await newTenant()
-    const r = await receiver(() => ({ status: 500 }))
+    const r = await startReceiver(() => ({ status: 500 }))
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await createUser(t)
     await r.waitFor(1)
@@ -156,7 +145,7 @@ describe('Webhooks: delivery', () => {
 describe('Webhooks: at-least-once safety', () => {
   it('makes one request per attempt however often each attempt message is handled', async () => {
     const t = await newTenant()
-    const r = await receiver(() => ({ status: 500 }))
+    const r = await startReceiver(() => ({ status: 500 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await createUser(t)
     const [d] = await until(
@@ -213,7 +202,7 @@ describe('Webhooks: a worker that dies mid-attempt', () => {
   it('lets a redelivered copy take over a claim whose lease ran out, and never a live one', async () => {
     // Prepare: attempt 1 claimed by a worker that then died
     const t = await newTenant()
-    const r = await receiver()
+    const r = await startReceiver()
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     const deliveryId = await quietDelivery(t, endpoint.id)
     const claimedAt = Date.now()
@@ -235,7 +224,7 @@ describe('Webhooks: a worker that dies mid-attempt', () => {
   it('queues the next attempt again when the worker died after recording a failure', async () => {
     // Prepare: attempt 1 made and recorded as a failure, attempt 2 never queued
     const t = await newTenant()
-    const r = await receiver()
+    const r = await startReceiver()
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     const deliveryId = await quietDelivery(t, endpoint.id)
     const at = new Date().toISOString()
@@ -265,7 +254,7 @@ describe('Webhooks: a downgrade stops what is under way', () => {
   it('fails a pending delivery below Growth with entitlement_blocked, and refuses retry now', async () => {
     // Prepare
     const t = await newTenant()
-    const r = await receiver(() => ({ status: 500 }))
+    const r = await startReceiver(() => ({ status: 500 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await createUser(t)
     await until(
@@ -297,7 +286,7 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
       createEndpoint(starter.tenant, 'https://example.com/hook', ['user.created']),
     ).rejects.toBeInstanceOf(EntitlementError)
     const t = await newTenant()
-    const r = await receiver()
+    const r = await startReceiver()
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await updateTenant(t.slug, { plan: 'starter' })
     const { createUser: create } = await import('../../shared/services/users-service.ts')
@@ -328,7 +317,7 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
   it('retry now queues a new delivery with the identical body, leaves the original, and audits it', async () => {
     const t = await newTenant()
     let fail = true
-    const r = await receiver(() => ({ status: fail ? 500 : 200 }))
+    const r = await startReceiver(() => ({ status: fail ? 500 : 200 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await createUser(t)
     const [failed] = await until(

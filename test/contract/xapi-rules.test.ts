@@ -23,7 +23,6 @@ import { keys } from '../../shared/store/keys.ts'
 import { appendEvent, type PendingEvent } from '../../shared/store/outbox-store.ts'
 import { insertStatement } from '../../shared/store/xapi-store.ts'
 import { startRecordStore } from '../helpers/record-store.ts'
-import type { Answer } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { sleep, until } from '../helpers/until.ts'
 
@@ -31,12 +30,6 @@ const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()))
 })
-
-async function recordStore(answer?: (n: number) => Answer) {
-  const s = await startRecordStore(answer)
-  closers.push(() => s.close())
-  return s
-}
 
 function logOf(t: TestTenant, ok: (rows: StatementDelivery[]) => boolean, timeoutMs?: number) {
   return until(() => listLog(t.tenant), ok, timeoutMs)
@@ -134,7 +127,7 @@ describe('xAPI rules: the retry schedule', () => {
   it('fails after exactly five attempts on 503, each the same statement id and bytes', async () => {
     // Prepare
     const s = await setup()
-    const lrs = await recordStore(() => ({ status: 503 }))
+    const lrs = await startRecordStore(() => ({ status: 503 }))
     await connect(s.t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
 
     // Act
@@ -164,7 +157,7 @@ describe('xAPI rules: the retry schedule', () => {
     async (code) => {
       // Prepare
       const s = await setup()
-      const lrs = await recordStore((n) => ({ status: n === 1 ? code : 204 }))
+      const lrs = await startRecordStore((n) => ({ status: n === 1 ? code : 204 }))
       await connect(s.t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
 
       // Act
@@ -202,7 +195,7 @@ describe('xAPI rules: the retry schedule', () => {
   it('retries after an attempt that timed out', async () => {
     // Prepare: the first answer comes after the attempt's deadline (1.5 s in tests).
     const s = await setup()
-    const lrs = await recordStore((n) => (n === 1 ? { status: 204, delayMs: 3000 } : { status: 204 }))
+    const lrs = await startRecordStore((n) => (n === 1 ? { status: 204, delayMs: 3000 } : { status: 204 }))
     await connect(s.t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
 
     // Act
@@ -220,7 +213,7 @@ describe('xAPI rules: retry all', () => {
   it('re-queues at most 500 failed statements a call; the next call takes the rest', async () => {
     // Prepare: 501 failed rows and a store that now accepts
     const t = await newTenant()
-    const lrs = await recordStore(() => ({ status: 204 }))
+    const lrs = await startRecordStore(() => ({ status: 204 }))
     const connection = await connect(t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
     // One row written as the store writes it, then 500 copies of that item under other ids, in bulk.
     const template = quietRow(connection.id, {
@@ -286,7 +279,7 @@ describe('xAPI rules: at-least-once', () => {
     const t = await newTenant()
     const u = await t.api.post('/api/v1/users', userBody())
     expect(u.status).toBe(201)
-    const lrs = await recordStore()
+    const lrs = await startRecordStore()
     await connect(t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
     const event = newEvent(
       'module.completed',
@@ -322,7 +315,7 @@ describe('xAPI rules: at-least-once', () => {
   it('makes one request however many copies of an attempt message are handled at once', async () => {
     // Prepare: a pending row with no queue message behind it, so only this test's calls touch it
     const t = await newTenant()
-    const lrs = await recordStore()
+    const lrs = await startRecordStore()
     const connection = await connect(t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
     const row = quietRow(connection.id)
     expect(await insertStatement(t.tenant, row)).toBe(true)

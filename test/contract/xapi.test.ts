@@ -4,27 +4,15 @@
  * A record-store stand-in on loopback records the statements and answers the statuses chosen.
  */
 import { randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { gradeQuizAttempt, recordActivity } from '../../shared/services/learner-service.ts'
 import { connect, testConnection } from '../../shared/services/lrs-connection-service.ts'
 import { listLog, retryAllFailed, retryStatement } from '../../shared/services/xapi-service.ts'
 import type { StatementDelivery } from '../../shared/domain/xapi/delivery.ts'
 import { lms } from '../helpers/cli.ts'
-import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
-import type { Answer } from '../helpers/receiver.ts'
+import { startRecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { sleep, until } from '../helpers/until.ts'
-
-const stores: RecordStore[] = []
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()))
-})
-
-async function recordStore(answer?: (n: number) => Answer) {
-  const s = await startRecordStore(answer)
-  stores.push(s)
-  return s
-}
 
 const SECRET = 'lrs-secret-Zq9x'
 
@@ -83,7 +71,7 @@ describe('xAPI: the connection', () => {
   it('connects, tests with a read-only GET, and never prints the secret', async () => {
     // Prepare
     const t = await newTenant()
-    const lrs = await recordStore(() => ({ status: 200, body: '{"statements":[]}' }))
+    const lrs = await startRecordStore(() => ({ status: 200, body: '{"statements":[]}' }))
 
     // Act
     const connected = await connectCli(t, `${lrs.endpoint}/`)
@@ -110,7 +98,7 @@ describe('xAPI: the connection', () => {
   it('requires key and secret on first save; a blank secret keeps the saved one', async () => {
     // Prepare
     const t = await newTenant()
-    const lrs = await recordStore(() => ({ status: 401 }))
+    const lrs = await startRecordStore(() => ({ status: 401 }))
 
     // Act
     const noSecret = await lms(
@@ -158,11 +146,11 @@ describe('xAPI: the connection', () => {
     // Prepare
     const t = await newTenant()
     const other = await newTenant()
-    const writeOnly = await recordStore(() => ({
+    const writeOnly = await startRecordStore(() => ({
       status: 403,
       headers: { 'x-experience-api-version': '1.0.3' },
     }))
-    const bucket = await recordStore(() => ({ status: 403 }))
+    const bucket = await startRecordStore(() => ({ status: 403 }))
     await connect(t.tenant, { endpoint: writeOnly.endpoint, key: 'k', secret: 's' }, 'test')
     await connect(other.tenant, { endpoint: bucket.endpoint, key: 'k', secret: 's' }, 'test')
 
@@ -178,8 +166,8 @@ describe('xAPI: the connection', () => {
 
   it('keeps the connection for new credentials, and makes a new one for another store or actor form', async () => {
     const t = await newTenant()
-    const a = await recordStore()
-    const b = await recordStore()
+    const a = await startRecordStore()
+    const b = await startRecordStore()
     const first = await connect(t.tenant, { endpoint: a.endpoint, key: 'k', secret: 's' }, 'test')
     const rotated = await connect(t.tenant, { endpoint: a.endpoint, key: 'k2', secret: 's2' }, 'test')
     const moved = await connect(t.tenant, { endpoint: b.endpoint }, 'test')
@@ -194,8 +182,8 @@ describe('xAPI: the connection', () => {
   it('never sends a pending statement to a store the connection moved to: it fails as disconnected', async () => {
     // Prepare
     const s = await setup(['video', 'video'])
-    const a = await recordStore(() => ({ status: 503 }))
-    const b = await recordStore()
+    const a = await startRecordStore(() => ({ status: 503 }))
+    const b = await startRecordStore()
     await connect(s.t.tenant, { endpoint: a.endpoint, key: 'k', secret: 's' }, 'test')
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 0), kind: 'complete' })
     await a.waitFor(1)
@@ -236,7 +224,7 @@ describe('xAPI: statements', () => {
   it('sends module completed (score), quiz failed and passed (raw, max, scaled) and course completed', async () => {
     // Prepare
     const s = await setup(['video', 'quiz'])
-    const lrs = await recordStore()
+    const lrs = await startRecordStore()
     expect((await connectCli(s.t, lrs.endpoint)).code).toBe(0)
 
     // Act
@@ -297,7 +285,7 @@ describe('xAPI: statements', () => {
   it('sends mbox in email mode, and never a name', async () => {
     // Prepare
     const s = await setup(['video'])
-    const lrs = await recordStore()
+    const lrs = await startRecordStore()
     expect((await connectCli(s.t, lrs.endpoint, '--identity-mode', 'email')).json.identity_mode).toBe('email')
 
     // Act
@@ -316,7 +304,7 @@ describe('xAPI: statements', () => {
   it('sends nothing for activity before connect or after disconnect', async () => {
     // Prepare
     const s = await setup(['video', 'video', 'video', 'video'])
-    const lrs = await recordStore()
+    const lrs = await startRecordStore()
 
     // Act
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 0), kind: 'complete' })
@@ -342,7 +330,7 @@ describe('xAPI: statements', () => {
   it('stops a pending statement at once on disconnect (failed, reason disconnected)', async () => {
     // Prepare
     const s = await setup(['video', 'video'])
-    const lrs = await recordStore(() => ({ status: 503 }))
+    const lrs = await startRecordStore(() => ({ status: 503 }))
     await connectCli(s.t, lrs.endpoint)
 
     // Act
@@ -365,7 +353,7 @@ describe('xAPI: delivery', () => {
   it('retries after a 500 with the same statement id and byte-identical body', async () => {
     // Prepare
     const s = await setup(['video', 'video'])
-    const lrs = await recordStore((n) => ({ status: n === 1 ? 500 : 204 }))
+    const lrs = await startRecordStore((n) => ({ status: n === 1 ? 500 : 204 }))
     await connectCli(s.t, lrs.endpoint)
 
     // Act
@@ -384,7 +372,7 @@ describe('xAPI: delivery', () => {
   it('stops at once on 400: failed after one request', async () => {
     // Prepare
     const s = await setup(['video', 'video'])
-    const lrs = await recordStore(() => ({ status: 400 }))
+    const lrs = await startRecordStore(() => ({ status: 400 }))
     await connectCli(s.t, lrs.endpoint)
 
     // Act
@@ -405,7 +393,7 @@ describe('xAPI: delivery', () => {
     // Prepare: the store refuses until told otherwise.
     const s = await setup(['video', 'video', 'video', 'video'])
     let accept = false
-    const lrs = await recordStore(() => ({ status: accept ? 204 : 403 }))
+    const lrs = await startRecordStore(() => ({ status: accept ? 204 : 403 }))
     await connectCli(s.t, lrs.endpoint)
     for (const i of [0, 1, 2]) {
       await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, i), kind: 'complete' })
@@ -437,7 +425,7 @@ describe('xAPI: delivery', () => {
 
   it('connecting through the service sets up the same export', async () => {
     const s = await setup(['video', 'video'])
-    const lrs = await recordStore()
+    const lrs = await startRecordStore()
     await connect(s.t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 0), kind: 'complete' })
     expect(await lrs.waitFor(1)).toHaveLength(1)

@@ -26,6 +26,13 @@ export interface Receiver {
   close(): Promise<void>
 }
 
+/** Every receiver still listening; the test setup closes them after each test. */
+const open = new Set<Receiver>()
+
+export async function closeOpenReceivers(): Promise<void> {
+  await Promise.all([...open].map((r) => r.close()))
+}
+
 export async function startReceiver(
   answer: (n: number, req: Received) => Answer = () => ({ status: 200 }),
 ): Promise<Receiver> {
@@ -57,7 +64,7 @@ export async function startReceiver(
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const { port } = server.address() as AddressInfo
-  return {
+  const receiver: Receiver = {
     url: `http://127.0.0.1:${port}`,
     requests,
     async waitFor(n, timeoutMs = 15_000) {
@@ -67,8 +74,11 @@ export async function startReceiver(
     },
     close: () =>
       new Promise<void>((r) => {
+        open.delete(receiver)
         server.closeAllConnections()
         server.close(() => r())
       }),
   }
+  open.add(receiver)
+  return receiver
 }

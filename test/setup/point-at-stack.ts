@@ -1,5 +1,6 @@
 /** Test files that call services directly (to arrange data) use the same stores as the gateway. */
-import { inject } from 'vitest'
+import { afterEach, inject } from 'vitest'
+import { closeOpenReceivers } from '../helpers/receiver.ts'
 import { contentBucketName } from '../../shared/store/table-schema.ts'
 
 process.env.LMS_DYNAMODB_ENDPOINT = inject('dynamoEndpoint')
@@ -16,3 +17,6 @@ process.env.LMS_WEBHOOK_TIMEOUT_MS = '1500'
 process.env.LMS_XAPI_QUEUE_URL = inject('xapiQueueUrl')
 process.env.LMS_XAPI_RETRY_DELAYS = '1,1,1,1'
 process.env.LMS_XAPI_TIMEOUT_MS = '1500'
+
+// Receivers and record stores a test started are closed after it, whether it passed or not.
+afterEach(closeOpenReceivers)
