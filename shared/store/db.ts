@@ -157,8 +157,22 @@ export class TransactionConditionFailed extends Error {
 const MAX_CONFLICT_RETRIES = 8
 
 /**
+ * Cancellation reasons that say "try again later", not "this write is wrong": another transaction
+ * held the item, or the table or partition was throttled. `None` marks the items that were fine.
+ */
+const TRANSIENT_CANCELLATIONS = new Set([
+  'None',
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+])
+
+/**
  * Writes all items or none. Conflicts with a concurrent transaction on the same item (hot counters)
- * are retried with jittered backoff; a failed condition surfaces as TransactionConditionFailed.
+ * are retried with jittered backoff; a failed condition surfaces as TransactionConditionFailed; a
+ * cancellation that stays transient (conflicts after the retries, throttling) surfaces as
+ * ServiceUnavailableError. Any other cancellation (a ValidationError: an item too large) is a
+ * fault of the write and is rethrown as it is.
  */
 export async function transact(items: TransactItem[]): Promise<void> {
   const TransactItems = items.map((item) => withTable(item))
@@ -168,16 +182,17 @@ export async function transact(items: TransactItem[]): Promise<void> {
       recordDbCall('TransactWriteItems', out.ConsumedCapacity)
       return
     } catch (err) {
-      if (err instanceof TransactionCanceledException) {
-        const reasons = err.CancellationReasons ?? []
-        if (reasons.some((r) => r.Code === 'ConditionalCheckFailed'))
-          throw new TransactionConditionFailed(reasons)
-        if (reasons.some((r) => r.Code === 'TransactionConflict') && attempt < MAX_CONFLICT_RETRIES) {
-          await sleep(10 * 2 ** attempt * Math.random())
-          continue
-        }
+      if (!(err instanceof TransactionCanceledException)) return mapInfrastructureError(err)
+      const reasons = err.CancellationReasons ?? []
+      if (reasons.some((r) => r.Code === 'ConditionalCheckFailed'))
+        throw new TransactionConditionFailed(reasons)
+      const transient = reasons.length > 0 && reasons.every((r) => TRANSIENT_CANCELLATIONS.has(r.Code ?? ''))
+      if (!transient) throw err
+      if (reasons.some((r) => r.Code === 'TransactionConflict') && attempt < MAX_CONFLICT_RETRIES) {
+        await sleep(10 * 2 ** attempt * Math.random())
+        continue
       }
-      mapInfrastructureError(err)
+      throw new ServiceUnavailableError({ cause: err })
     }
   }
 }

@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { generateKey } from '../../../shared/domain/api-keys/key-format.ts'
 import { operator } from '../../../shared/domain/actor.ts'
 import { ConflictError, EntitlementError, ServiceUnavailableError } from '../../../shared/domain/errors.ts'
+import { toErrorResult } from '../../../shared/http/errors.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import { createUser, getUser } from '../../../shared/services/users-service.ts'
 import { consumeMinuteWindow } from '../../../shared/store/rate-limits-store.ts'
@@ -78,6 +79,36 @@ describe('Fault injection: store errors become domain errors', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(2)
   })
 
+  it.each([['ThrottlingError'], ['ProvisionedThroughputExceeded']])(
+    'maps a transaction cancelled for %s on one item to ServiceUnavailableError (503 with Retry-After)',
+    async (code) => {
+      // Prepare
+      ddb.on(GetCommand).resolves({})
+      ddb.on(TransactWriteCommand).rejects(cancelled(['None', code, 'None', 'None']))
+
+      // Act
+      const err: unknown = await createUser(tenant, input, operator).catch((e: unknown) => e)
+
+      // Assess
+      expect(err).toBeInstanceOf(ServiceUnavailableError)
+      expect(toErrorResult(err).result).toMatchObject({ statusCode: 503, headers: { 'retry-after': '1' } })
+    },
+  )
+
+  it('never maps a transaction cancelled for a ValidationError (an item too large) to 503', async () => {
+    // Prepare
+    ddb.on(GetCommand).resolves({})
+    ddb.on(TransactWriteCommand).rejects(cancelled(['ValidationError', 'None', 'None', 'None']))
+
+    // Act
+    const err: unknown = await createUser(tenant, input, operator).catch((e: unknown) => e)
+
+    // Assess: not retryable, so never "retry shortly"; and tried once, not retried as a conflict
+    expect(err).not.toBeInstanceOf(ServiceUnavailableError)
+    expect(toErrorResult(err).result.statusCode).not.toBe(503)
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1)
+  })
+
   it('reads a failed rate-window condition as a full window', async () => {
     ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ ...meta, message: 'full' }))
     expect(await consumeMinuteWindow('k', 0, 1000, 120)).toBeUndefined()
@@ -137,6 +168,35 @@ describe('Fault injection: the handler answers in the envelope, never with a sta
     expect(res.headers?.['retry-after']).toBe('1')
     expect(JSON.parse(res.body ?? '')).toMatchObject({ data: null, meta: null, error: { code: 503 } })
     expect(res.body).not.toContain('partition')
+  })
+
+  it('answers 503 with Retry-After, never 500, when a hot item keeps conflicting with other transactions', async () => {
+    // Prepare: a write key; every TransactWriteItems on the hot course/counter loses its conflict
+    arrange(() => {
+      ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
+        Item: { ...keyItem, scopes: ['read', 'write'] },
+      })
+      ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'TransactionConflict', 'None']))
+    })
+    const post = {
+      ...event,
+      routeKey: 'POST /api/v1/users',
+      rawPath: '/api/v1/users',
+      pathParameters: {},
+      headers: { ...event.headers, 'content-type': 'application/json' },
+      requestContext: { requestId: 'r2', http: { method: 'POST' } },
+      body: JSON.stringify(input),
+    } as unknown as HttpEvent
+
+    // Act
+    const res = await handler(post, {} as Context)
+
+    // Assess: retried a few times first, then "retry shortly" in the envelope
+    expect(ddb.commandCalls(TransactWriteCommand).length).toBeGreaterThan(1)
+    expect(res.statusCode).toBe(503)
+    expect(res.headers?.['retry-after']).toBe('1')
+    expect(JSON.parse(res.body ?? '')).toMatchObject({ data: null, meta: null, error: { code: 503 } })
+    expect(res.body).not.toMatch(/Transaction|Conflict/)
   })
 
   it('answers 500 with a bare message for an unexpected error', async () => {
