@@ -32,3 +32,14 @@ export function attemptStep(row: AttemptRow | undefined, attempt: number): 'clai
   if (row.attempts === attempt) return row.attemptRecorded ? 'queue-next' : 'claim'
   return 'skip'
 }
+
+/**
+ * The reason recorded for an attempt that threw on our side after it was claimed (a sealed secret
+ * that cannot be opened, a bug): the receiver never saw it, so it shows no HTTP status.
+ */
+export const ATTEMPT_FAULT_REASON = 'internal_error'
+
+/** After a failed attempt the row waits for the next one, unless it was the last. */
+export function statusAfterFailure(attempt: number, maxAttempts: number): 'pending' | 'failed' {
+  return attempt >= maxAttempts ? 'failed' : 'pending'
+}

@@ -7,7 +7,7 @@ import { config } from '../config.ts'
 import { open, seal } from '../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import { hasCapability, requireCapability } from '../domain/plans/entitlements.ts'
-import { attemptStep } from '../domain/attempts.ts'
+import { attemptStep, statusAfterFailure } from '../domain/attempts.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
   deliveryIdFor,
@@ -27,6 +27,7 @@ import { sendOutbound } from '../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../net/ssrf-guard.ts'
 import { sendMessage } from '../queue/sqs.ts'
 import { writeAudit } from '../store/audit-store.ts'
+import { outcomeOrFault } from './claimed-attempt.ts'
 import {
   claimAttempt,
   deleteDelivery,
@@ -131,15 +132,14 @@ export async function fanOut(tenant: TenantContext, event: DomainEvent, at = now
   return endpoints.length
 }
 
-function finalOrPending(attempt: number, success: boolean): DeliveryStatus {
-  if (success) return 'delivered'
-  return attempt >= MAX_ATTEMPTS ? 'failed' : 'pending'
-}
+/** What one attempt came to, recorded on the delivery. */
+type AttemptOutcome = Pick<WebhookDelivery, 'status' | 'httpStatus' | 'responseBody' | 'reason'>
 
 /**
  * One attempt. A duplicate message (the attempt already claimed) does nothing; a copy of one
- * whose worker died finishes its job (shared/domain/attempts.ts). A failure with attempts left
- * schedules the next through the queue's delivery delay, never by sleeping.
+ * whose worker died finishes its job (shared/domain/attempts.ts). A failure with attempts left,
+ * an exception while making the attempt included, schedules the next through the queue's
+ * delivery delay, never by sleeping.
  */
 export async function attemptDelivery(
   tenant: TenantContext,
@@ -150,14 +150,31 @@ export async function attemptDelivery(
   const step = attemptStep(delivery, msg.attempt)
   if (step === 'queue-next') return queueNextAttempt(msg)
   if (step === 'skip' || !delivery || !(await claimAttempt(tenant, delivery.id, msg.attempt, at))) return
-  const stopped = (reason: string) =>
-    recordAttempt(
-      tenant,
-      delivery.id,
-      msg.attempt,
-      { status: 'failed', httpStatus: null, responseBody: null, reason },
-      at,
-    )
+  const outcome = await outcomeOrFault(
+    () => makeAttempt(tenant, delivery, msg.attempt),
+    (failure): AttemptOutcome => ({ ...failure, httpStatus: null, responseBody: null }),
+    {
+      attempt: msg.attempt,
+      maxAttempts: MAX_ATTEMPTS,
+      log: { msg: 'webhook attempt threw', tenantId: tenant.id, deliveryId: delivery.id },
+    },
+  )
+  await recordAttempt(tenant, delivery.id, msg.attempt, outcome, nowIso())
+  if (outcome.status === 'pending') await queueNextAttempt(msg)
+}
+
+/** Makes claimed attempt number `attempt` of `delivery`; the caller records what it came to. */
+async function makeAttempt(
+  tenant: TenantContext,
+  delivery: WebhookDelivery,
+  attempt: number,
+): Promise<AttemptOutcome> {
+  const stopped = (reason: string): AttemptOutcome => ({
+    status: 'failed',
+    httpStatus: null,
+    responseBody: null,
+    reason,
+  })
   // A downgrade below Growth stops retries already under way too: nothing is dispatched.
   if (!hasCapability(tenant.plan, 'webhooks')) return stopped('entitlement_blocked')
   const endpoint = await getEndpoint(tenant, delivery.endpointId)
@@ -178,20 +195,12 @@ export async function attemptDelivery(
     maxResponseBytes: RESPONSE_BODY_LIMIT,
   })
   const ok = result.kind === 'response' && result.status >= 200 && result.status < 300
-  const status = finalOrPending(msg.attempt, ok)
-  await recordAttempt(
-    tenant,
-    delivery.id,
-    msg.attempt,
-    {
-      status,
-      httpStatus: result.kind === 'response' ? result.status : null,
-      responseBody: result.kind === 'response' ? result.body : null,
-      reason: ok ? null : result.kind === 'response' ? `http_${result.status}` : result.reason,
-    },
-    nowIso(),
-  )
-  if (status === 'pending') await queueNextAttempt(msg)
+  return {
+    status: ok ? 'delivered' : statusAfterFailure(attempt, MAX_ATTEMPTS),
+    httpStatus: result.kind === 'response' ? result.status : null,
+    responseBody: result.kind === 'response' ? result.body : null,
+    reason: ok ? null : result.kind === 'response' ? `http_${result.status}` : result.reason,
+  }
 }
 
 async function queueNextAttempt(msg: WebhookMessage): Promise<void> {

@@ -5,7 +5,7 @@
 import { config } from '../config.ts'
 import { open } from '../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError } from '../domain/errors.ts'
-import { attemptStep } from '../domain/attempts.ts'
+import { attemptStep, statusAfterFailure } from '../domain/attempts.ts'
 import type { Tenant, TenantContext } from '../domain/tenants/tenant.ts'
 import { basicAuth, statementsUrl, type LrsConnection } from '../domain/xapi/connection.ts'
 import {
@@ -41,6 +41,7 @@ import {
   recordAttempt,
   requeueFailed,
 } from '../store/xapi-store.ts'
+import { outcomeOrFault } from './claimed-attempt.ts'
 import { lrsGuard, requireConnection } from './lrs-connection-service.ts'
 
 const nowIso = () => new Date().toISOString()
@@ -115,11 +116,15 @@ export async function fanOutStatements(
   return 1
 }
 
+/** What one attempt came to, recorded on the log row. */
+type AttemptOutcome = Pick<StatementDelivery, 'status' | 'httpStatus' | 'reason'>
+
 /**
  * One attempt. A duplicate message (the attempt already claimed) does nothing. A statement
  * whose connection is gone (disconnected, or replaced by a new connection) fails at once with
- * reason `disconnected`. A retryable failure with attempts left schedules the next attempt
- * through the queue's delivery delay, never by sleeping.
+ * reason `disconnected`. A retryable failure with attempts left, an exception while making the
+ * attempt included, schedules the next attempt through the queue's delivery delay, never by
+ * sleeping.
  */
 export async function attemptStatement(
   tenant: TenantContext,
@@ -130,19 +135,38 @@ export async function attemptStatement(
   const step = attemptStep(row, msg.attempt)
   if (step === 'queue-next') return queueNextAttempt(tenant, msg)
   if (step === 'skip' || !row || !(await claimAttempt(tenant, row.id, msg.attempt, at))) return
+  const outcome = await outcomeOrFault(
+    () => makeAttempt(tenant, row, msg.attempt),
+    (failure): AttemptOutcome => ({ ...failure, httpStatus: null }),
+    {
+      attempt: msg.attempt,
+      maxAttempts: MAX_ATTEMPTS,
+      log: { msg: 'statement attempt threw', tenantId: tenant.id, statementId: row.id },
+    },
+  )
+  if (outcome === 'erased') return
+  await recordAttempt(tenant, row.id, msg.attempt, outcome, nowIso())
+  if (outcome.status === 'pending') await queueNextAttempt(tenant, msg)
+}
+
+/**
+ * Makes claimed attempt number `attempt` of `row`; the caller records what it came to.
+ * @returns `erased` when the row was deleted instead (nothing left to record).
+ */
+async function makeAttempt(
+  tenant: TenantContext,
+  row: StatementDelivery,
+  attempt: number,
+): Promise<AttemptOutcome | 'erased'> {
   // A row written while its learner was being erased: erasure wins, and the row goes with it.
   const learner = await getUser(tenant, row.userId, { consistent: true })
-  if (learner?.erasedAt !== undefined) return deleteStatement(tenant, row.id)
+  if (learner?.erasedAt !== undefined) {
+    await deleteStatement(tenant, row.id)
+    return 'erased'
+  }
   const connection = await getConnection(tenant)
   if (!connection || connection.id !== row.connectionId) {
-    await recordAttempt(
-      tenant,
-      row.id,
-      msg.attempt,
-      { status: 'failed', httpStatus: null, reason: 'disconnected' },
-      at,
-    )
-    return
+    return { status: 'failed', httpStatus: null, reason: 'disconnected' }
   }
   const result = await sendOutbound({
     url: statementsUrl(connection.endpoint, `statementId=${encodeURIComponent(row.id)}`),
@@ -160,21 +184,14 @@ export async function attemptStatement(
   const status: StatementStatus =
     outcome.kind === 'delivered'
       ? 'delivered'
-      : outcome.kind === 'stop' || msg.attempt >= MAX_ATTEMPTS
+      : outcome.kind === 'stop'
         ? 'failed'
-        : 'pending'
-  await recordAttempt(
-    tenant,
-    row.id,
-    msg.attempt,
-    {
-      status,
-      httpStatus: result.kind === 'response' ? result.status : null,
-      reason: outcome.kind === 'delivered' ? null : outcome.reason,
-    },
-    nowIso(),
-  )
-  if (status === 'pending') await queueNextAttempt(tenant, msg)
+        : statusAfterFailure(attempt, MAX_ATTEMPTS)
+  return {
+    status,
+    httpStatus: result.kind === 'response' ? result.status : null,
+    reason: outcome.kind === 'delivered' ? null : outcome.reason,
+  }
 }
 
 async function queueNextAttempt(tenant: TenantContext, msg: XapiMessage): Promise<void> {
