@@ -7,6 +7,7 @@
  * every handler of the process shares, as db-costs.ts does.
  */
 import type { User } from '../shared/domain/users/user.ts'
+import { ROWS_PER_TRANSACTION } from '../shared/services/enrollment-engine.ts'
 import { recordActivity } from '../shared/services/learner-service.ts'
 import { dynamo, tableName } from '../shared/store/clients.ts'
 import { runWithDbMetrics } from '../shared/store/metrics.ts'
@@ -20,7 +21,7 @@ import type { SeededTenant } from './seed.ts'
 import { round } from './stats.ts'
 
 /** The engine's group size: rows of one course per TransactWriteItems. */
-export const ROWS_PER_TRANSACTION = 24
+export { ROWS_PER_TRANSACTION }
 const BULK_ROWS = 500
 const SPREAD_COURSES = 10
 const LEARNER_COURSES = 500

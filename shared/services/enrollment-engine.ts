@@ -1,8 +1,10 @@
 /**
  * The enrollment engine: one implementation for POST /enrollments, POST /courses/{id}/enrollments,
  * bulk and the app. Reads are batched (users, courses, pairs, prerequisites: 100 keys a call);
- * writes go per course in transactions of up to 24 rows, or one row at a time where seats are
- * limited, so seat limits hold under any concurrency.
+ * writes go per course in transactions of up to 19 rows, or one row at a time where seats are
+ * limited, so seat limits hold under any concurrency. Each write is conditioned on what its
+ * decision read (pair status, replaced record's version, user still active, course), so a decision
+ * overtaken by a concurrent change is refused rather than applied twice.
  */
 import { randomUUID } from 'node:crypto'
 import type { Course } from '../domain/courses/course.ts'
@@ -23,6 +25,7 @@ import {
   pairKey,
   type NewEnrollmentRow,
   type PairState,
+  type Replaced,
 } from '../store/enrollments-store.ts'
 import { batchGetUsers } from '../store/users-store.ts'
 import { mapLimit } from '../concurrency.ts'
@@ -35,7 +38,12 @@ export interface EnrollRow {
 
 export type RowResult = { readonly ok: Enrollment } | { readonly error: RefusalCode }
 
-const ROWS_PER_TRANSACTION = 24
+/**
+ * A row takes 5 transaction items: pair, enrollment, event, notification and its user's active
+ * check (the rows of one course are distinct users, and an item may appear once per transaction);
+ * with the course and the counters, 19 rows make 97 of DynamoDB's 100.
+ */
+export const ROWS_PER_TRANSACTION = 19
 const COURSES_IN_PARALLEL = 8
 
 interface Planned {
@@ -44,7 +52,7 @@ interface Planned {
   readonly status: 'active' | 'pending_approval'
   readonly needsSeat: boolean
   readonly waitlistIfFull: boolean
-  readonly replaces: Enrollment | undefined
+  readonly replaces: Replaced | undefined
 }
 
 function newRow(
@@ -55,7 +63,7 @@ function newRow(
   channel: EnrollmentChannel,
   at: string,
 ): NewEnrollmentRow {
-  const id = p.replaces?.id ?? randomUUID()
+  const id = p.replaces?.enrollment.id ?? randomUUID()
   const enrollment: Enrollment = {
     id,
     userId: p.row.userId,
@@ -65,7 +73,7 @@ function newRow(
     completedAt: null,
     source: 'native',
     channel,
-    createdAt: p.replaces?.createdAt ?? at,
+    createdAt: p.replaces?.enrollment.createdAt ?? at,
     enrolledAt: at,
     startedAt: null,
     updatedAt: at,
@@ -114,13 +122,14 @@ async function enrollSeated(
     for (let attempt = 0; attempt < 3; attempt++) {
       const row = newRow(tenant, p, course, status, channel, at)
       try {
-        await insertEnrollments(tenant, course.id, [row], course.settings.seatLimit)
+        await insertEnrollments(tenant, course.id, [row], { seatLimit: course.settings.seatLimit })
         results[p.index] = { ok: row.enrollment }
         break
       } catch (err) {
         if (!(err instanceof EnrollmentGroupRefused)) throw err
-        if (err.failedRows.has(0)) {
-          results[p.index] = { error: 'duplicate' }
+        const refusal = err.failedRows.get(0)
+        if (refusal) {
+          results[p.index] = { error: refusal }
           break
         }
         const fresh = await getCourse(tenant, course.id, { consistent: true })
@@ -152,7 +161,7 @@ async function enrollGrouped(
     while (group.length > 0) {
       const rows = group.map((p) => newRow(tenant, p, course, p.status, channel, at))
       try {
-        await insertEnrollments(tenant, course.id, rows, course.settings.seatLimit)
+        await insertEnrollments(tenant, course.id, rows, { seatLimit: course.settings.seatLimit })
         group.forEach((p, k) => (results[p.index] = { ok: rows[k]?.enrollment as Enrollment }))
         break
       } catch (err) {
@@ -162,7 +171,8 @@ async function enrollGrouped(
           break
         }
         group.forEach((p, k) => {
-          if (err.failedRows.has(k)) results[p.index] = { error: 'duplicate' }
+          const refusal = err.failedRows.get(k)
+          if (refusal) results[p.index] = { error: refusal }
         })
         group = group.filter((_, k) => !err.failedRows.has(k))
       }
@@ -226,13 +236,15 @@ export async function enroll(
       results[index] = { error: decision.code }
       return
     }
+    const replacedRecord = decision.reactivates ? replaced.get(decision.reactivates) : undefined
     const planned: Planned = {
       index,
       row,
       status: decision.status,
       needsSeat: decision.needsSeat,
       waitlistIfFull: decision.waitlistIfFull,
-      replaces: decision.reactivates ? replaced.get(decision.reactivates) : undefined,
+      // A pair whose record could not be read is written as new: its pair condition then fails (409).
+      replaces: existing && replacedRecord ? { pair: existing, enrollment: replacedRecord } : undefined,
     }
     byCourse.set(row.courseId, [...(byCourse.get(row.courseId) ?? []), planned])
   })

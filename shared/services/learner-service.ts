@@ -378,7 +378,12 @@ export async function importCompletion(tenant: TenantContext, input: ImportInput
     quizAttempts: [],
   }
   try {
-    await insertEnrollments(tenant, course.id, [{ enrollment, replaces: undefined, extra: [] }], null, false)
+    await insertEnrollments(tenant, course.id, [{ enrollment, replaces: undefined, extra: [] }], {
+      seatLimit: null,
+      requirePublished: false,
+      // History of a former user may be imported after the account was deactivated.
+      requireActiveUsers: false,
+    })
   } catch (err) {
     if (err instanceof EnrollmentGroupRefused) {
       throw new ConflictError('enrollment.duplicate', 'The user already has an enrollment in this course')

@@ -205,65 +205,122 @@ function addUpdate(
   }
 }
 
+/** The dropped or expired enrollment a new one reuses, as the decision read it. */
+export interface Replaced {
+  /** The pair item as read: its status is what the decision to re-enroll was made on. */
+  readonly pair: PairState
+  /** The enrollment record as read: its version is what the clean slate replaces. */
+  readonly enrollment: Enrollment
+}
+
 export interface NewEnrollmentRow {
   readonly enrollment: Enrollment
-  /** The dropped or expired enrollment this one replaces (same id), if any. */
-  readonly replaces: Enrollment | undefined
+  /** Set when this reactivates a dropped or expired enrollment (same id). */
+  readonly replaces: Replaced | undefined
   readonly extra: readonly TransactItem[]
 }
 
-/** Which rows of a group failed their own conditions, and whether the course's did. */
+/** Why one row of a group was refused: the pair or record changed, or the user was deactivated. */
+export type RowRefusal = 'duplicate' | 'user_inactive'
+
+/** Which rows of a group failed their own conditions (and why), and whether the course's did. */
 export class EnrollmentGroupRefused extends Error {
   constructor(
-    readonly failedRows: ReadonlySet<number>,
+    readonly failedRows: ReadonlyMap<number, RowRefusal>,
     readonly courseRefused: boolean,
   ) {
     super('Enrollment group refused')
   }
 }
 
+export interface InsertOptions {
+  readonly seatLimit: number | null
+  /** Historical imports may land in any course; everything else needs it published. */
+  readonly requirePublished?: boolean
+  /** Historical imports may record a former (deactivated) user's completion; enrollments may not. */
+  readonly requireActiveUsers?: boolean
+}
+
+/** The pair guard: absent for a first enrollment; for a reactivation, exactly as the decision read it. */
+function pairPut(tenant: TenantContext, row: NewEnrollmentRow): TransactItem {
+  const e = row.enrollment
+  const Item = {
+    ...keys.enrollmentPair(tenant, e.userId, e.courseId),
+    type: 'enrollment_pair',
+    user_id: e.userId,
+    course_id: e.courseId,
+    enrollment_id: e.id,
+    status: e.status,
+  }
+  if (!row.replaces) return { Put: { Item, ConditionExpression: 'attribute_not_exists(pk)' } }
+  return {
+    Put: {
+      Item,
+      ConditionExpression: 'enrollment_id = :id AND #status = :read',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':id': row.replaces.pair.enrollmentId, ':read': row.replaces.pair.status },
+    },
+  }
+}
+
+/** The record: new, or replacing exactly the version that was read (its counters follow from it). */
+function enrollmentPut(tenant: TenantContext, row: NewEnrollmentRow): TransactItem {
+  const Item = enrollmentItem(tenant, row.enrollment)
+  if (!row.replaces) return { Put: { Item, ConditionExpression: 'attribute_not_exists(pk)' } }
+  const read = row.replaces.enrollment
+  return {
+    Put: {
+      Item,
+      ConditionExpression: 'updated_at = :version AND #status = :status',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':version': read.updatedAt, ':status': read.status },
+    },
+  }
+}
+
+/** The user the decision found active is still active when the enrollment is written. */
+function activeUserCheck(tenant: TenantContext, userId: string): TransactItem {
+  return {
+    ConditionCheck: {
+      Key: keys.user(tenant, userId),
+      ConditionExpression: 'attribute_exists(pk) AND is_active = :true',
+      ExpressionAttributeValues: { ':true': true },
+    },
+  }
+}
+
 /**
  * Writes new (or reactivated) enrollments of ONE course in one transaction: each row's pair guard,
- * enrollment and outbox items, then the course (published; seats available for the rows that
- * take one) and the counters. @throws EnrollmentGroupRefused naming what failed.
+ * enrollment and outbox items, each distinct user's active check, then the course (published;
+ * seats available for the rows that take one) and the counters. Every condition guards the state
+ * the decision read, so a concurrent change makes the write fail instead of counting twice.
+ * Callers keep it within DynamoDB's 100 items (2 per row plus its extra items, 1 per distinct
+ * user, the course and the counters). @throws EnrollmentGroupRefused naming what failed.
  */
 export async function insertEnrollments(
   tenant: TenantContext,
   courseId: string,
   rows: readonly NewEnrollmentRow[],
-  seatLimit: number | null,
-  /** Historical imports may land in any course; everything else needs it published. */
-  requirePublished = true,
+  { seatLimit, requirePublished = true, requireActiveUsers = true }: InsertOptions,
 ): Promise<void> {
   const items: TransactItem[] = []
   const owner: number[] = []
   rows.forEach((row, i) => {
-    const e = row.enrollment
-    const pair = keys.enrollmentPair(tenant, e.userId, e.courseId)
-    const pairItem = {
-      ...pair,
-      type: 'enrollment_pair',
-      user_id: e.userId,
-      course_id: e.courseId,
-      enrollment_id: e.id,
-      status: e.status,
-    }
-    items.push(
-      row.replaces
-        ? {
-            Put: {
-              Item: pairItem,
-              ConditionExpression: 'enrollment_id = :id AND #status = :previous',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':id': e.id, ':previous': row.replaces.status },
-            },
-          }
-        : { Put: { Item: pairItem, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { Item: enrollmentItem(tenant, e) } },
-      ...row.extra,
-    )
+    items.push(pairPut(tenant, row), enrollmentPut(tenant, row), ...row.extra)
     owner.push(i, i, ...row.extra.map(() => i))
   })
+  const userChecks = new Map<string, number[]>()
+  if (requireActiveUsers) {
+    rows.forEach((row, i) => {
+      const userId = row.enrollment.userId
+      userChecks.set(userId, [...(userChecks.get(userId) ?? []), i])
+    })
+  }
+  const userCheckAt = new Map<number, number[]>()
+  for (const [userId, userRows] of userChecks) {
+    userCheckAt.set(items.length, userRows)
+    items.push(activeUserCheck(tenant, userId))
+  }
   const seats = rows.filter((r) => r.enrollment.holdsSeat).length
   const counted = rows.filter((r) => counts(r.enrollment.status)).length
   const courseValues: Record<string, unknown> = { ':n': counted, ':seats': seats }
@@ -288,7 +345,7 @@ export async function insertEnrollments(
   const courseIndex = items.length - 1
   const deltas: Record<string, number> = {}
   for (const row of rows) {
-    for (const [k, n] of Object.entries(statusCounterDeltas(row.replaces, row.enrollment)))
+    for (const [k, n] of Object.entries(statusCounterDeltas(row.replaces?.enrollment, row.enrollment)))
       deltas[k] = (deltas[k] ?? 0) + n
   }
   const counterItem = addUpdate(keys.counters(tenant), deltas)
@@ -297,10 +354,15 @@ export async function insertEnrollments(
     await transact(items)
   } catch (err) {
     if (!(err instanceof TransactionConditionFailed)) throw err
-    const failed = new Set<number>()
+    const failed = new Map<number, RowRefusal>()
+    // A changed pair or record is reported first, as the decision checks a live enrollment first.
     owner.forEach((row, index) => {
-      if (err.failedAt(index)) failed.add(row)
+      if (err.failedAt(index)) failed.set(row, 'duplicate')
     })
+    for (const [index, userRows] of userCheckAt) {
+      if (!err.failedAt(index)) continue
+      for (const row of userRows) if (!failed.has(row)) failed.set(row, 'user_inactive')
+    }
     throw new EnrollmentGroupRefused(failed, err.failedAt(courseIndex))
   }
 }

@@ -519,6 +519,73 @@ describe('Enrollment engine: seat limits under concurrency', () => {
   })
 })
 
+describe('Attack: 20 parallel re-enrollments after a drop', () => {
+  /** Both single routes, alternately, all at once: the attack as it was replayed. */
+  const reEnrollAtOnce = (t: TestTenant, userId: string, courseId: string) =>
+    Promise.all(
+      Array.from(
+        { length: 20 },
+        (_, i) => singleRoutes[i % 2]?.enroll(t, userId, courseId) as Promise<Reply>,
+      ),
+    )
+
+  it('reactivates once per drop, round after round: one 201 and 19 × 409, one enrollment.created and one confirmation', async () => {
+    // Prepare
+    const t = await newTenant()
+    const u = await user(t)
+    const c = await course(t)
+    const first = await t.api.post('/api/v1/enrollments', { user_id: u.id, course_id: c.id })
+    expect(first.status).toBe(201)
+
+    for (let round = 1; round <= 4; round++) {
+      expect((await t.api.delete(`/api/v1/enrollments/${first.body.data.id}`)).status).toBe(204)
+
+      // Act
+      const replies = await reEnrollAtOnce(t, u.id, c.id)
+
+      // Assess
+      expect(replies.map((r) => r.status).sort()).toEqual([201, ...Array<number>(19).fill(409)])
+      expect(replies.find((r) => r.status === 201)?.body.data).toMatchObject({
+        id: first.body.data.id,
+        status: 'active',
+      })
+      expect(await events(t, 'enrollment.created')).toHaveLength(round + 1)
+      expect(await listOutboxNotifications(t.tenant)).toHaveLength(round + 1)
+      expect((await t.api.get(`/api/v1/courses/${c.id}`)).body.data.enrollment_count).toBe(1)
+    }
+    expect((await t.api.get(`/api/v1/enrollments/${first.body.data.id}`)).body.data.status).toBe('active')
+    expect((await t.api.get('/api/v1/enrollments?status=active')).body.meta.total).toBe(1)
+    expect((await t.api.get('/api/v1/enrollments?status=dropped')).body.meta.total).toBe(0)
+  })
+
+  it('keeps a 5-seat course’s seats true: after the rounds a new learner takes the fifth seat, the next is refused', async () => {
+    // Prepare
+    const t = await newTenant()
+    const [u, newcomer, late, ...others] = await users(t, 6)
+    const c = await course(t, { settings: { seatLimit: 5 } })
+    const first = await t.api.post('/api/v1/enrollments', { user_id: u?.id, course_id: c.id })
+    expect(first.status).toBe(201)
+    for (const o of others) expect((await singleRoutes[0]?.enroll(t, o.id, c.id))?.status).toBe(201)
+
+    for (let round = 1; round <= 4; round++) {
+      expect((await t.api.delete(`/api/v1/enrollments/${first.body.data.id}`)).status).toBe(204)
+
+      // Act
+      const replies = await reEnrollAtOnce(t, u?.id ?? '', c.id)
+
+      // Assess
+      expect(replies.map((r) => r.status).sort()).toEqual([201, ...Array<number>(19).fill(409)])
+    }
+    const fifth = await t.api.post('/api/v1/enrollments', { user_id: newcomer?.id, course_id: c.id })
+    expect(fifth.status).toBe(201)
+    expect(fifth.body.data.status).toBe('active')
+    expect422(await t.api.post('/api/v1/enrollments', { user_id: late?.id, course_id: c.id }), /full/)
+    const active = await t.api.get(`/api/v1/courses/${c.id}/enrollments?status=active`)
+    expect(active.body.meta.total).toBe(5)
+    expect((await t.api.get(`/api/v1/courses/${c.id}`)).body.data.enrollment_count).toBe(5)
+  })
+})
+
 describe('Route: POST /api/v1/enrollments/bulk', () => {
   it('runs each row on its own and answers 207 with every refusal code, zero-based indexes and messages', async () => {
     // Prepare
