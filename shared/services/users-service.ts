@@ -10,7 +10,7 @@ import { seatCapError } from '../domain/plans/entitlements.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { validateCustomFields } from '../domain/users/custom-fields.ts'
 import { erasureOf } from '../domain/users/erasure.ts'
-import { resolveRole, roleChangeNeedsAdmin, type User } from '../domain/users/user.ts'
+import { changeNeedsAdmin, resolveRole, roleChangeNeedsAdmin, type User } from '../domain/users/user.ts'
 import type { CreateUserInput, UpdateUserInput } from '../domain/users/user-schemas.ts'
 import { newEvent, outboxPut, type DomainEvent } from '../events/outbox.ts'
 import { changeMemberships, getGroups } from '../store/groups-store.ts'
@@ -167,6 +167,8 @@ export async function updateUser(
     tenant,
     id,
     (current) => {
+      // Decided on the role read here; the write holds only while the stored role is still this one.
+      if (changeNeedsAdmin(current.role, input.role)) requireScope(actor, 'admin')
       if (current.erasedAt !== undefined)
         throw new RuleViolationError('user.erased', 'The user was erased; the account cannot change')
       const changes: UserChanges = {
@@ -178,7 +180,6 @@ export async function updateUser(
         locale: input.locale,
       }
       if (input.role !== undefined) {
-        if (roleChangeNeedsAdmin(input.role, current.role)) requireScope(actor, 'admin')
         const resolved = resolveRole(input.role, current.customRoleIds)
         changes.role = resolved.role
         changes.customRoleIds = resolved.customRoleIds

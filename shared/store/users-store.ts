@@ -218,7 +218,7 @@ const changeAttributes: [keyof UserChanges, string][] = [
 ]
 
 /**
- * Applies the changes if the user still is as `current` says (its updated_at), keeping the
+ * Applies the changes if the user still is as `current` says (its updated_at and role), keeping the
  * counters and the seat cap true in the same transaction.
  * @throws StaleUserError when the user changed meanwhile; SeatCapReachedError on reactivation past the cap
  */
@@ -230,8 +230,12 @@ export async function updateUser(
   seatCap: number | null,
   extra: TransactItem[],
 ): Promise<User> {
-  const names: Record<string, string> = { '#updated_at': 'updated_at' }
-  const values: Record<string, unknown> = { ':now': now, ':expected': current.updatedAt }
+  const names: Record<string, string> = { '#updated_at': 'updated_at', '#role': 'role' }
+  const values: Record<string, unknown> = {
+    ':now': now,
+    ':expected': current.updatedAt,
+    ':expected_role': current.role,
+  }
   const sets = ['#updated_at = :now']
   for (const [field, attr] of changeAttributes) {
     const value = changes[field]
@@ -266,7 +270,8 @@ export async function updateUser(
       Update: {
         Key: keys.user(tenant, current.id),
         UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND #updated_at = :expected',
+        // The role too: who may make a change is decided on it, and updated_at has only ms resolution.
+        ConditionExpression: 'attribute_exists(pk) AND #updated_at = :expected AND #role = :expected_role',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },

@@ -365,6 +365,58 @@ describe('Route: PATCH /api/v1/users/{id}', () => {
     expect((await t.api.get(`/api/v1/users/${admin.id}`)).body.data.role).toBe('admin')
   })
 
+  it('refuses a write key that deactivates or renames a privileged user (the admin-only DELETE by another name): 403 naming the admin scope, user unchanged', async () => {
+    // Prepare
+    const t = await newTenant()
+    const writer = client(t.slug, await t.key(['read', 'write']))
+    const privileged = ['manager', 'group_admin', 'ecommerce_admin', 'admin', 'owner']
+    const targets = await createUsers(
+      t,
+      privileged.map((role) => userBody({ role })),
+    )
+
+    for (const target of targets) {
+      // Act: the attack, then the same change with an admin key
+      const deactivate = await writer.patch(`/api/v1/users/${target.id}`, { is_active: false })
+      const rename = await writer.patch(`/api/v1/users/${target.id}`, { first_name: 'Mallory' })
+      const unchanged = await t.api.get(`/api/v1/users/${target.id}`)
+      const byAdmin = await t.api.patch(`/api/v1/users/${target.id}`, {
+        first_name: 'Grace',
+        is_active: false,
+      })
+
+      // Assess
+      for (const refused of [deactivate, rename]) {
+        expect(refused.status).toBe(403)
+        expect(refused.body.error.message).toMatch(/admin scope/)
+      }
+      expect(unchanged.body.data).toMatchObject({
+        role: target.role,
+        first_name: target.first_name,
+        is_active: true,
+        updated_at: target.updated_at,
+      })
+      expect(byAdmin.status).toBe(200)
+      expect(byAdmin.body.data).toMatchObject({ first_name: 'Grace', is_active: false })
+    }
+    const events = (await listOutboxEvents(t.tenant)).filter((e) => e.event === 'user.deactivated')
+    expect(events).toHaveLength(privileged.length)
+  })
+
+  it('lets a write key change learners and instructors', async () => {
+    const t = await newTenant()
+    const writer = client(t.slug, await t.key(['read', 'write']))
+    const targets = await createUsers(t, [userBody(), userBody({ role: 'instructor' })])
+    for (const target of targets) {
+      const renamed = await writer.patch(`/api/v1/users/${target.id}`, {
+        first_name: 'Grace',
+        is_active: false,
+      })
+      expect(renamed.status).toBe(200)
+      expect(renamed.body.data).toMatchObject({ first_name: 'Grace', is_active: false, role: target.role })
+    }
+  })
+
   it('answers 400 naming the field for a bad value and 404 for an unknown user', async () => {
     const t = await newTenant()
     const [u] = await createUsers(t, [userBody()])

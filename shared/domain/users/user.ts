@@ -89,6 +89,14 @@ export function roleChangeNeedsAdmin(requested: WritableRole, current?: StoredRo
   )
 }
 
+/**
+ * Any change to a user who holds a privileged role needs the admin scope, as assigning one does:
+ * a write key deactivating an owner with PATCH would be the admin-only DELETE by another name.
+ */
+export function changeNeedsAdmin(current: StoredRole, requested?: WritableRole): boolean {
+  return privilegedRoles.has(current) || (requested !== undefined && privilegedRoles.has(requested))
+}
+
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }

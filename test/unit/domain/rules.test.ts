@@ -3,7 +3,7 @@ import { EntitlementError, ValidationError } from '../../../shared/domain/errors
 import { planById, plans } from '../../../shared/domain/plans/catalog.ts'
 import { monthlyApiCap, requireCapability, seatCapError } from '../../../shared/domain/plans/entitlements.ts'
 import { validateCustomFields, type CustomFieldDef } from '../../../shared/domain/users/custom-fields.ts'
-import { resolveRole, roleChangeNeedsAdmin } from '../../../shared/domain/users/user.ts'
+import { changeNeedsAdmin, resolveRole, roleChangeNeedsAdmin } from '../../../shared/domain/users/user.ts'
 
 describe('Module: plans catalog', () => {
   it('prices the annual cycle 20% below monthly, in whole cents', () => {
@@ -63,6 +63,17 @@ describe('Module: user roles', () => {
     expect(roleChangeNeedsAdmin('learner', 'admin')).toBe(true)
     expect(roleChangeNeedsAdmin('admin', 'admin')).toBe(true)
     expect(roleChangeNeedsAdmin('instructor', 'learner')).toBe(false)
+  })
+
+  it('needs admin for any change to a privileged user, whatever the change', () => {
+    for (const role of ['manager', 'group_admin', 'ecommerce_admin', 'admin', 'owner'] as const) {
+      expect(changeNeedsAdmin(role)).toBe(true)
+      expect(changeNeedsAdmin(role, role)).toBe(true)
+      expect(changeNeedsAdmin('learner', role)).toBe(true)
+    }
+    expect(changeNeedsAdmin('learner')).toBe(false)
+    expect(changeNeedsAdmin('instructor', 'learner')).toBe(false)
+    expect(changeNeedsAdmin('author', 'author')).toBe(false)
   })
 })
 
