@@ -85,6 +85,13 @@ export const routes: readonly RouteDef[] = [
   r('POST', '/api/v1/webhooks/deliveries/{id}/retry', 'webhooks', 'admin'),
 ]
 
+/**
+ * Failed authentications per client address, over every keyed route: a well-formed key that the
+ * store does not know or refuses costs a strongly consistent read, so an address past this many in
+ * one fixed window is refused (429) before any key is read until the window ends.
+ */
+export const failedAuthPerIp: NonNullable<RouteDef['perIp']> = { limit: 20, windowSeconds: 300 }
+
 /** Everything that matches no row (including the unavailable endpoints) goes to this group. */
 export const fallbackGroup: RouteGroup = 'fallback'
 

@@ -86,15 +86,26 @@ export class ScopeMissingError extends DomainError {
 export class RateLimitedError extends DomainError {
   readonly code: string
   constructor(
-    /** minute: a key's window; address: a client address's window on a keyless route. */
-    readonly kind: 'minute' | 'monthly' | 'address',
+    /**
+     * minute: a key's window; address: a client address's window on a keyless route;
+     * authentication: a client address's failed authentications on the keyed routes.
+     */
+    readonly kind: 'minute' | 'monthly' | 'address' | 'authentication',
     readonly retryAfterSeconds: number,
   ) {
-    super(kind === 'monthly' ? 'Monthly API usage cap exceeded' : 'Rate limit exceeded')
+    super(
+      {
+        minute: 'Rate limit exceeded',
+        monthly: 'Monthly API usage cap exceeded',
+        address: 'Rate limit exceeded',
+        authentication: 'Too many failed authentications from this address',
+      }[kind],
+    )
     this.code = {
       minute: 'rate_limit.exceeded',
       monthly: 'rate_limit.monthly_cap',
       address: 'rate_limit.address',
+      authentication: 'rate_limit.authentication',
     }[kind]
   }
 }

@@ -1,9 +1,10 @@
 /**
  * API key authentication. A key that fails its checksum is refused without a store read; a known
  * key must be unrevoked, unexpired, of this very tenant and of its environment (test keys open
- * sandboxes only). Every refusal is the same 401, so the
- * answer never tells which check failed. Keys are read strongly consistent and never cached, so a
- * revocation takes effect on the next request.
+ * sandboxes only). Every refusal is the same 401, so the answer never tells which check failed.
+ * Keys are read strongly consistent and never cached, so a revocation takes effect on the next
+ * request. A refusal after the read counts against the client address (ip-rate-limit.ts), which is
+ * refused before any read once over its limit.
  */
 import { timingSafeEqual } from 'node:crypto'
 import { keyEnvOf } from '../domain/api-keys/environment.ts'
@@ -12,6 +13,7 @@ import { TenantInactiveError, UnauthenticatedError } from '../domain/errors.ts'
 import { tenantServes } from '../domain/tenants/tenant.ts'
 import { getApiKeyByHash } from '../store/api-keys-store.ts'
 import type { MiddyRequest } from './context.ts'
+import { countFailedAuthentication } from './ip-rate-limit.ts'
 
 /** RFC 9110: the auth scheme is case-insensitive. */
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i
@@ -39,6 +41,7 @@ export function apiKeyAuth() {
         // A live key never opens a sandbox, nor a test key a production tenant.
         record.env !== keyEnvOf(state.tenant.kind)
       ) {
+        await countFailedAuthentication(request.event.requestContext.http.sourceIp, now)
         throw new UnauthenticatedError()
       }
       if (!tenantServes(state.tenant.status)) throw new TenantInactiveError(state.tenant.status)

@@ -1,7 +1,8 @@
 /**
  * The shared Middy stack of every route group. Order: request state and log line → per-address
- * limit of keyless routes → tenant from Host → API key → plan's API access → rate limit and monthly
- * cap → scope → JSON body → handler;
+ * limits (a keyless route's window; an address over its failed-authentication limit, refused
+ * before anything is read) → tenant from Host → API key → plan's API access → rate limit and
+ * monthly cap → scope → JSON body → handler;
  * the error envelope is registered last so its onError runs first.
  */
 import middy from '@middy/core'

@@ -1,7 +1,8 @@
 /**
- * Counters for the per-key minute window and the per-tenant monthly usage. Each is one atomic
- * conditional ADD: the request that would pass the limit fails its condition, so no read-then-write
- * race can ever admit it, however many requests arrive at once.
+ * Counters for the per-key minute window, the per-tenant monthly usage and the per-address windows
+ * (keyless routes, failed authentications). Each is one atomic conditional ADD: the request that
+ * would pass the limit fails its condition, so no read-then-write race can ever admit it, however
+ * many requests arrive at once.
  */
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
@@ -33,6 +34,22 @@ export function consumeIpWindow(
 ): Promise<number | undefined> {
   return consumeWindow(keys.ipWindow(route, ipHash, windowStart), limit, expiresAtEpoch)
 }
+
+/**
+ * One failed authentication from a client address, over every keyed route: counted only after a
+ * key lookup failed, so a valid request never pays for it.
+ */
+export function consumeFailedAuthWindow(
+  ipHash: string,
+  windowStart: number,
+  limit: number,
+  expiresAtEpoch: number,
+): Promise<number | undefined> {
+  return consumeWindow(keys.ipWindow(FAILED_AUTH, ipHash, windowStart), limit, expiresAtEpoch)
+}
+
+/** Not a route key (those read `METHOD /path`), so the failures window never meets a route's. */
+const FAILED_AUTH = 'failed-authentication'
 
 async function consumeWindow(key: Key, limit: number, expiresAtEpoch: number): Promise<number | undefined> {
   try {

@@ -4,7 +4,8 @@ import { updateTenant, revokeApiKey } from '../../shared/services/tenants-servic
 import { listApiKeys } from '../../shared/services/tenants-service.ts'
 import { generateKey } from '../../shared/domain/api-keys/key-format.ts'
 import { insertApiKey } from '../../shared/store/api-keys-store.ts'
-import { call, client } from '../helpers/http.ts'
+import { failedAuthPerIp } from '../../shared/routes.ts'
+import { call, client, ownAddress } from '../helpers/http.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
 const unauthorized = { data: null, meta: null, error: { code: 401, message: 'Invalid or missing API key' } }
@@ -130,6 +131,70 @@ describe('Middleware: API key auth', () => {
     const other = await client(t.slug, t.adminKey.slice(0, -1) + 'Z').get('/api/v1/users')
     expect(reply.text).not.toContain(t.adminKey)
     expect(other.text).not.toContain(t.adminKey.slice(12))
+  })
+})
+
+/** Runs `scenario` inside one fixed window of the failed-authentication limit; a run cut by the window's end runs again. */
+async function inOneWindow<T>(scenario: () => Promise<T>): Promise<T> {
+  const windowOf = () => Math.floor(Date.now() / 1000 / failedAuthPerIp.windowSeconds)
+  for (;;) {
+    const before = windowOf()
+    const result = await scenario()
+    if (windowOf() === before) return result
+  }
+}
+
+describe('Middleware: failed authentications per client address', () => {
+  it('answers 429 with Retry-After, before any key read, to an address past the limit of forged but checksummed keys (unauthenticated read flood); a valid key from another address is unaffected', async () => {
+    // Prepare
+    const t = await newTenant()
+    const get = (key: string, localAddress: string) =>
+      call('GET', '/api/v1/users', { host: `${t.slug}.localhost`, key, localAddress })
+
+    // Act: every forged key passes the checksum, so each one costs the store a read
+    const { failures, blocked, validFromThere, elsewhere } = await inOneWindow(async () => {
+      const from = ownAddress()
+      const failures = []
+      for (let i = 0; i < failedAuthPerIp.limit; i++) failures.push(await get(generateKey('live').key, from))
+      const blocked = await get(generateKey('live').key, from)
+      const validFromThere = await get(t.adminKey, from)
+      const elsewhere = await get(t.adminKey, ownAddress())
+      return { failures, blocked, validFromThere, elsewhere }
+    })
+
+    // Assess
+    expect(failures.map((r) => r.status)).toEqual(failures.map(() => 401))
+    expect(blocked.status).toBe(429)
+    expect(blocked.body).toEqual({
+      data: null,
+      meta: null,
+      error: { code: 429, message: 'Too many failed authentications from this address' },
+    })
+    const retryAfter = Number(blocked.headers['retry-after'])
+    expect(retryAfter).toBeGreaterThan(0)
+    expect(retryAfter).toBeLessThanOrEqual(failedAuthPerIp.windowSeconds)
+    expect(validFromThere.status).toBe(429)
+    expect(elsewhere.status).toBe(200)
+  })
+
+  it('does not count requests refused without a store read (no key, a bad checksum) nor valid ones', async () => {
+    // Prepare
+    const t = await newTenant()
+    const get = (headers: Record<string, string>, localAddress: string) =>
+      call('GET', '/api/v1/users', { host: `${t.slug}.localhost`, headers, localAddress })
+    const mistyped = t.adminKey.slice(0, -1) + (t.adminKey.at(-1) === 'a' ? 'b' : 'a')
+
+    // Act
+    const from = ownAddress()
+    const replies = []
+    for (let i = 0; i < failedAuthPerIp.limit + 1; i++) {
+      replies.push(await get({}, from), await get({ authorization: `Bearer ${mistyped}` }, from))
+      replies.push(await get({ authorization: `Bearer ${t.adminKey}` }, from))
+    }
+
+    // Assess
+    expect(replies.filter((r) => r.status === 429)).toEqual([])
+    expect(replies.at(-1)?.status).toBe(200)
   })
 })
 

@@ -2,6 +2,7 @@
  * HTTP against the local gateway with node:http (fetch would drop the Host header that selects
  * the tenant).
  */
+import { randomInt } from 'node:crypto'
 import { request } from 'node:http'
 import { inject } from 'vitest'
 
@@ -24,6 +25,9 @@ export interface CallOptions {
   /** The client's own address (any 127.x.y.z on Linux): what per-address limits count by. */
   readonly localAddress?: string
 }
+
+/** A loopback address of the caller's own (127.x.y.z), so per-address windows of tests never meet. */
+export const ownAddress = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`
 
 export function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
   const base = new URL(inject('gatewayUrl'))
