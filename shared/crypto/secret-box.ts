@@ -2,7 +2,9 @@
  * Secrets at rest (webhook signing secrets, record-store passwords) are sealed with AES-256-GCM.
  * The key: LMS_ENCRYPTION_KEY locally (the local stack's key file), or in AWS the SHA-256 of the
  * stack's Secrets Manager secret, fetched once per container. A sealed value reads
- * `v1.<iv>.<tag>.<ciphertext>` (base64url parts).
+ * `v2.<iv>.<tag>.<ciphertext>` (base64url parts) and is bound to what it was sealed for (purpose,
+ * tenant, record) as associated data: moved onto another record, it does not open. Values of the
+ * unbound format v1 are refused (see docs/decisions/0008-events.md).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto'
@@ -27,20 +29,58 @@ function key(): Promise<Buffer> {
   return cached
 }
 
-export async function seal(plaintext: string): Promise<string> {
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', await key(), iv)
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-  return ['v1', ...[iv, cipher.getAuthTag(), body].map((p) => p.toString('base64url'))].join('.')
+/** What a sealed value belongs to: it opens only for the very same purpose, tenant and record. */
+export interface SealedFor {
+  readonly purpose: 'webhook-signing-secret' | 'record-store-secret'
+  readonly tenantId: string
+  readonly recordId: string
 }
 
-export async function open(sealed: string): Promise<string> {
-  const [version, iv, tag, body] = sealed.split('.')
-  if (version !== 'v1' || iv === undefined || tag === undefined || body === undefined)
-    throw new Error('Not a sealed value')
-  const decipher = createDecipheriv('aes-256-gcm', await key(), Buffer.from(iv, 'base64url'))
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'))
-  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8')
+/** Why a sealed value cannot be opened; the message never holds the value or the secret. */
+export class SealedValueError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'SealedValueError'
+  }
+}
+
+const FORMAT = 'v2'
+
+/** A JSON array keeps the parts apart (no tenant and record pair reads like another). */
+function associatedData(sealedFor: SealedFor): Buffer {
+  return Buffer.from(
+    JSON.stringify([`lms/secret-box/${FORMAT}`, sealedFor.purpose, sealedFor.tenantId, sealedFor.recordId]),
+    'utf8',
+  )
+}
+
+export async function seal(plaintext: string, sealedFor: SealedFor): Promise<string> {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', await key(), iv)
+  cipher.setAAD(associatedData(sealedFor))
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+  return [FORMAT, ...[iv, cipher.getAuthTag(), body].map((p) => p.toString('base64url'))].join('.')
+}
+
+/** @throws SealedValueError for a value sealed for another record, tampered with, or of format v1 */
+export async function open(sealed: string, sealedFor: SealedFor): Promise<string> {
+  const [version, iv, tag, body, ...rest] = sealed.split('.')
+  if (version === 'v1')
+    throw new SealedValueError('Sealed in format v1, which is bound to no record: seal the secret again')
+  if (version !== FORMAT || iv === undefined || tag === undefined || body === undefined || rest.length > 0)
+    throw new SealedValueError('Not a sealed value')
+  const secretKey = await key()
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', secretKey, Buffer.from(iv, 'base64url'))
+    decipher.setAAD(associatedData(sealedFor))
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8')
+  } catch (err) {
+    throw new SealedValueError(
+      'The sealed value does not open for this record (sealed for another, or altered)',
+      { cause: err },
+    )
+  }
 }
 
 let pseudonymKey: Promise<Buffer> | undefined

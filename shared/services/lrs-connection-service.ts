@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { config } from '../config.ts'
-import { open, seal } from '../crypto/secret-box.ts'
+import { open, seal, SealedValueError, type SealedFor } from '../crypto/secret-box.ts'
 import { NotFoundError, ValidationError } from '../domain/errors.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
@@ -23,6 +23,37 @@ import { deleteConnection, getConnection, putConnection } from '../store/xapi-st
 
 const nowIso = () => new Date().toISOString()
 export const lrsGuard = () => ({ allowLoopback: config.allowLoopbackTargets })
+
+/** The record-store secret opens only for its tenant's connection of that id. */
+export const recordStoreSecretOf = (tenant: TenantContext, connectionId: string): SealedFor => ({
+  purpose: 'record-store-secret',
+  tenantId: tenant.id,
+  recordId: connectionId,
+})
+
+/**
+ * The secret of the connection being saved, sealed for it: the one sent, else the saved one
+ * (sealed again when the connection gets a new id).
+ */
+async function sealedSecretFor(
+  tenant: TenantContext,
+  id: string,
+  secret: string | undefined,
+  saved: LrsConnection | undefined,
+): Promise<string> {
+  if (secret) return seal(secret, recordStoreSecretOf(tenant, id))
+  if (!saved) throw new ValidationError('secret', 'secret is required when connecting for the first time')
+  if (saved.id === id) return saved.sealedSecret
+  try {
+    return await seal(
+      await open(saved.sealedSecret, recordStoreSecretOf(tenant, saved.id)),
+      recordStoreSecretOf(tenant, id),
+    )
+  } catch (err) {
+    if (!(err instanceof SealedValueError)) throw err
+    throw new ValidationError('secret', 'secret is required: the saved secret can no longer be read')
+  }
+}
 
 export interface ConnectInput {
   readonly endpoint: string
@@ -57,11 +88,12 @@ export async function connect(
   // Statements are built for one store and one actor form: another endpoint or mode is a new
   // connection, so a pending statement of the old one fails (disconnected) rather than going elsewhere.
   const sameStore = saved !== undefined && saved.endpoint === endpoint && saved.identityMode === identityMode
+  const id = sameStore ? saved.id : randomUUID()
   const connection: LrsConnection = {
-    id: sameStore ? saved.id : randomUUID(),
+    id,
     endpoint,
     key,
-    sealedSecret: input.secret ? await seal(input.secret) : (saved?.sealedSecret ?? ''),
+    sealedSecret: await sealedSecretFor(tenant, id, input.secret, saved),
     identityMode,
     // A new store starts its export now: nothing from before it was connected (no back-fill).
     connectedAt: sameStore ? saved.connectedAt : at,
@@ -97,11 +129,18 @@ export interface ConnectionTest {
  */
 export async function testConnection(tenant: TenantContext): Promise<ConnectionTest> {
   const c = await requireConnection(tenant)
+  let secret: string
+  try {
+    secret = await open(c.sealedSecret, recordStoreSecretOf(tenant, c.id))
+  } catch (err) {
+    if (!(err instanceof SealedValueError)) throw err
+    return { ok: false, httpStatus: null, reason: 'secret_unreadable' }
+  }
   const result = await sendOutbound({
     url: statementsUrl(c.endpoint, 'limit=1'),
     method: 'GET',
     headers: {
-      authorization: basicAuth(c.key, await open(c.sealedSecret)),
+      authorization: basicAuth(c.key, secret),
       'x-experience-api-version': XAPI_VERSION,
       accept: 'application/json',
     },

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { config } from '../config.ts'
-import { open, seal } from '../crypto/secret-box.ts'
+import { open, seal, type SealedFor } from '../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import { hasCapability, requireCapability } from '../domain/plans/entitlements.ts'
 import { attemptStep, statusAfterFailure } from '../domain/attempts.ts'
@@ -46,6 +46,13 @@ import {
 const nowIso = () => new Date().toISOString()
 const guard = () => ({ allowLoopback: config.allowLoopbackTargets })
 
+/** A signing secret opens only on its own endpoint: copied onto another tenant's, it does not. */
+const signingSecretOf = (tenant: TenantContext, endpointId: string): SealedFor => ({
+  purpose: 'webhook-signing-secret',
+  tenantId: tenant.id,
+  recordId: endpointId,
+})
+
 export interface WebhookMessage {
   readonly tenantId: string
   readonly deliveryId: string
@@ -73,11 +80,12 @@ export async function createEndpoint(
     throw err
   }
   const secret = newSigningSecret()
+  const id = randomUUID()
   const endpoint: WebhookEndpoint = {
-    id: randomUUID(),
+    id,
     url,
     events: [...new Set(events)] as EventType[],
-    sealedSecret: await seal(secret),
+    sealedSecret: await seal(secret, signingSecretOf(tenant, id)),
     createdAt: at,
     deletedAt: null,
   }
@@ -187,7 +195,11 @@ async function makeAttempt(
       'content-type': 'application/json',
       'x-service-event': delivery.event,
       'x-service-delivery': delivery.envelopeId,
-      'x-service-signature': signature(await open(endpoint.sealedSecret), t, delivery.payload),
+      'x-service-signature': signature(
+        await open(endpoint.sealedSecret, signingSecretOf(tenant, endpoint.id)),
+        t,
+        delivery.payload,
+      ),
     },
     body: Buffer.from(delivery.payload, 'utf8'),
     timeoutMs: config.webhookTimeoutMs,

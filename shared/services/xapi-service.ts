@@ -42,7 +42,7 @@ import {
   requeueFailed,
 } from '../store/xapi-store.ts'
 import { outcomeOrFault } from './claimed-attempt.ts'
-import { lrsGuard, requireConnection } from './lrs-connection-service.ts'
+import { lrsGuard, recordStoreSecretOf, requireConnection } from './lrs-connection-service.ts'
 
 const nowIso = () => new Date().toISOString()
 
@@ -174,7 +174,10 @@ async function makeAttempt(
     headers: {
       'content-type': 'application/json',
       'x-experience-api-version': XAPI_VERSION,
-      authorization: basicAuth(connection.key, await open(connection.sealedSecret)),
+      authorization: basicAuth(
+        connection.key,
+        await open(connection.sealedSecret, recordStoreSecretOf(tenant, connection.id)),
+      ),
     },
     body: Buffer.from(row.body, 'utf8'),
     timeoutMs: config.xapiTimeoutMs,

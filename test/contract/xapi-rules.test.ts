@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { open } from '../../shared/crypto/secret-box.ts'
 import { newEvent } from '../../shared/events/outbox.ts'
 import { recordActivity } from '../../shared/services/learner-service.ts'
-import { connect, disconnect } from '../../shared/services/lrs-connection-service.ts'
+import { connect, disconnect, recordStoreSecretOf } from '../../shared/services/lrs-connection-service.ts'
 import {
   attemptStatement,
   fanOutStatements,
@@ -267,8 +267,8 @@ describe('xAPI rules: the connection secret', () => {
     expect(raw).not.toContain(Buffer.from(secret).toString('base64'))
     expect(raw).not.toContain(Buffer.from(`lrs-key:${secret}`).toString('base64'))
     const sealed = String(item?.sealed_secret)
-    expect(sealed.startsWith('v1.')).toBe(true)
-    expect(await open(sealed)).toBe(secret)
+    expect(sealed.startsWith('v2.')).toBe(true)
+    expect(await open(sealed, recordStoreSecretOf(t.tenant, String(item?.id)))).toBe(secret)
     expect(afterDisconnect).toBeUndefined()
   })
 })
