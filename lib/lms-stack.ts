@@ -60,12 +60,6 @@ export class LmsStack extends Stack {
       description: 'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     })
-    // Sign-up and contact count client addresses under a pseudonym keyed by the secret.
-    const visitors = this.functions.get('public')
-    if (visitors) {
-      visitors.addEnvironment('LMS_ENCRYPTION_SECRET_ARN', secret.secretArn)
-      secret.grantRead(visitors)
-    }
     const env = {
       ...environment,
       LMS_WEBHOOKS_QUEUE_URL: webhooks.queueUrl,
@@ -120,6 +114,25 @@ export class LmsStack extends Stack {
     xapi.grantSendMessages(statements)
     secret.grantRead(statements)
     statements.addEventSource(new SqsEventSource(xapi, { batchSize: 10, reportBatchItemFailures: true }))
+  }
+
+  /**
+   * Client addresses are counted under an HMAC pseudonym (the sign-up and contact windows, failed
+   * authentications on every keyed route), keyed by a secret of its own: the groups that count read
+   * it, and none of them needs the key that opens sealed secrets.
+   */
+  private addAddressPseudonyms(): void {
+    const secret = new Secret(this, 'PseudonymSecret', {
+      description: 'Key material for the pseudonyms of client addresses (per-address limits)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    })
+    const counting = new Set(routes.filter((r) => r.scope !== null || r.perIp).map((r) => r.group))
+    for (const group of counting) {
+      const fn = this.functions.get(group)
+      if (!fn) continue
+      fn.addEnvironment('LMS_PSEUDONYM_SECRET_ARN', secret.secretArn)
+      secret.grantRead(fn)
+    }
   }
 
   constructor(scope: Construct, id: string, props: LmsStackProps) {
@@ -224,6 +237,7 @@ export class LmsStack extends Stack {
     }
 
     this.addWorkers(environment, functionsDir, queues)
+    this.addAddressPseudonyms()
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })
     new CfnOutput(this, 'ApiEndpoint', { value: this.api.apiEndpoint })

@@ -47,6 +47,11 @@ export interface Config {
   readonly encryptionKey: Buffer | undefined
   /** In AWS: the Secrets Manager secret the key is derived from (read once, at first use). */
   readonly encryptionSecretArn: string | undefined
+  /**
+   * In AWS: the secret that keys the pseudonyms of client addresses (read once, at the first
+   * address counted). Unset locally, where they derive from the encryption key.
+   */
+  readonly pseudonymSecretArn: string | undefined
   /** Seconds before webhook attempts 2..5 (the spec's 30 s, 1, 2, 4 min; shortened in tests). */
   readonly webhookRetryDelays: readonly number[]
   readonly webhookTimeoutMs: number
@@ -100,6 +105,7 @@ function readConfig(): Config {
       process.env.LMS_ALLOW_LOOPBACK_TARGETS === '1' && !process.env.AWS_LAMBDA_FUNCTION_NAME,
     encryptionKey: key('LMS_ENCRYPTION_KEY'),
     encryptionSecretArn: optional('LMS_ENCRYPTION_SECRET_ARN'),
+    pseudonymSecretArn: optional('LMS_PSEUDONYM_SECRET_ARN'),
     webhookRetryDelays: delays('LMS_WEBHOOK_RETRY_DELAYS', [30, 60, 120, 240]),
     webhookTimeoutMs: int('LMS_WEBHOOK_TIMEOUT_MS', 10_000),
     webhooksQueueUrl: optional('LMS_WEBHOOKS_QUEUE_URL'),

@@ -4,30 +4,38 @@
  * stack's Secrets Manager secret, fetched once per container. A sealed value reads
  * `v2.<iv>.<tag>.<ciphertext>` (base64url parts) and is bound to what it was sealed for (purpose,
  * tenant, record) as associated data: moved onto another record, it does not open. Values of the
- * unbound format v1 are refused (see docs/decisions/0008-events.md).
+ * unbound format v1 are refused (see docs/decisions/0008-events.md). Pseudonyms of client
+ * addresses are keyed apart (see pseudonym below).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto'
 import { config } from '../config.ts'
 
-let cached: Promise<Buffer> | undefined
-
-async function fetchKey(): Promise<Buffer> {
-  if (config.encryptionKey) return config.encryptionKey
-  if (!config.encryptionSecretArn) throw new Error('No encryption key is configured')
+/** The SHA-256 of a Secrets Manager secret's string: 32 bytes of key material. */
+async function fromSecretsManager(secretArn: string): Promise<Buffer> {
   const client = new SecretsManagerClient({ region: config.region })
-  const out = await client.send(new GetSecretValueCommand({ SecretId: config.encryptionSecretArn }))
-  if (!out.SecretString) throw new Error('The encryption secret is empty')
+  const out = await client.send(new GetSecretValueCommand({ SecretId: secretArn }))
+  if (!out.SecretString) throw new Error('The secret is empty')
   return createHash('sha256').update(out.SecretString).digest()
 }
 
-function key(): Promise<Buffer> {
-  cached ??= fetchKey().catch((err: unknown) => {
-    cached = undefined
-    throw err
-  })
-  return cached
+/** Fetched once per container; a failed fetch is tried again by the next caller. */
+function once(fetch: () => Promise<Buffer>): () => Promise<Buffer> {
+  let cached: Promise<Buffer> | undefined
+  return () => {
+    cached ??= fetch().catch((err: unknown) => {
+      cached = undefined
+      throw err
+    })
+    return cached
+  }
 }
+
+const key = once(async () => {
+  if (config.encryptionKey) return config.encryptionKey
+  if (!config.encryptionSecretArn) throw new Error('No encryption key is configured')
+  return fromSecretsManager(config.encryptionSecretArn)
+})
 
 /** What a sealed value belongs to: it opens only for the very same purpose, tenant and record. */
 export interface SealedFor {
@@ -83,18 +91,25 @@ export async function open(sealed: string, sealedFor: SealedFor): Promise<string
   }
 }
 
-let pseudonymKey: Promise<Buffer> | undefined
+/**
+ * The pseudonyms' own key: in AWS from a secret of their own, which every route group that counts
+ * client addresses reads (none of them needs the key that opens sealed secrets); locally derived
+ * from the encryption key.
+ */
+const pseudonymKey = once(async () => {
+  const material = config.pseudonymSecretArn
+    ? await fromSecretsManager(config.pseudonymSecretArn)
+    : await key()
+  return Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), 'lms/pseudonym/v1', 32))
+})
 
 /**
  * A stable pseudonym for a value that must be counted but never kept (a client address): an HMAC
- * under a key derived from the secret key, so a stored pseudonym cannot be reversed by trying
- * every possible value (as a plain hash of an IPv4 address could).
+ * under a secret key, so a stored pseudonym cannot be reversed by trying every possible value (as
+ * a plain hash of an IPv4 address could).
  */
 export async function pseudonym(value: string): Promise<string> {
-  pseudonymKey ??= key().then((k) =>
-    Buffer.from(hkdfSync('sha256', k, Buffer.alloc(0), 'lms/pseudonym/v1', 32)),
-  )
-  return createHmac('sha256', await pseudonymKey)
+  return createHmac('sha256', await pseudonymKey())
     .update(value)
     .digest('hex')
     .slice(0, 32)

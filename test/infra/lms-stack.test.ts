@@ -47,13 +47,14 @@ const functionId = (stack: LmsStack, group: RouteGroup): string => {
 interface Statement {
   readonly Effect?: string
   readonly Action?: string | readonly string[]
+  readonly Resource?: unknown
 }
 interface PolicyDocument {
   readonly Statement?: readonly Statement[]
 }
 
-/** Every action Allowed to the function's execution role (attached AWS::IAM::Policy + inline policies). */
-function allowedActions(template: Template, stack: LmsStack, group: RouteGroup): string[] {
+/** Every statement Allowed to the function's execution role (attached AWS::IAM::Policy + inline policies). */
+function allowedStatements(template: Template, stack: LmsStack, group: RouteGroup): Statement[] {
   const fnId = functionId(stack, group)
   const fn = template.findResources('AWS::Lambda::Function')[fnId]
   const roleId: unknown = fn?.Properties?.Role?.['Fn::GetAtt']?.[0]
@@ -71,10 +72,23 @@ function allowedActions(template: Template, stack: LmsStack, group: RouteGroup):
     documents.push(inline.PolicyDocument)
   }
 
-  return documents
-    .flatMap((d) => d.Statement ?? [])
-    .filter((s) => s.Effect === 'Allow')
-    .flatMap((s) => (typeof s.Action === 'string' ? [s.Action] : (s.Action ?? [])))
+  return documents.flatMap((d) => d.Statement ?? []).filter((s) => s.Effect === 'Allow')
+}
+
+const actionsOf = (s: Statement): readonly string[] =>
+  typeof s.Action === 'string' ? [s.Action] : (s.Action ?? [])
+
+/** Every action Allowed to the function's execution role. */
+function allowedActions(template: Template, stack: LmsStack, group: RouteGroup): string[] {
+  return allowedStatements(template, stack, group).flatMap(actionsOf)
+}
+
+/** The logical ids of the secrets the function's role may read (`*` for any). */
+function secretsReadBy(template: Template, stack: LmsStack, group: RouteGroup): string[] {
+  return allowedStatements(template, stack, group)
+    .filter((s) => allows(actionsOf(s), 'secretsmanager:GetSecretValue'))
+    .flatMap((s) => (Array.isArray(s.Resource) ? (s.Resource as unknown[]) : [s.Resource]))
+    .map((r) => (typeof r === 'object' && r !== null && 'Ref' in r ? String(r.Ref) : String(r)))
 }
 
 /** True when one of the actions (possibly a wildcard such as `dynamodb:*`) allows `wanted`. */
@@ -228,7 +242,8 @@ describe('Construct: LmsStack', () => {
       })
     }
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' })
-    template.resourceCountIs('AWS::SecretsManager::Secret', 1)
+    // The key of secrets at rest, and the key of the client addresses' pseudonyms.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2)
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -425,19 +440,28 @@ describe('Construct: LmsStack', () => {
     }
   })
 
-  it('lets only the sign-up and contact group read the key secret among the route groups', () => {
+  it('lets no route group read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
+    const secrets = Object.keys(template.findResources('AWS::SecretsManager::Secret'))
+    const pseudonymSecret = secrets.find((id) => id.startsWith('PseudonymSecret'))
+    const counting = new Set(routes.filter((r) => r.scope !== null || r.perIp).map((r) => r.group))
 
     for (const group of routeGroups) {
       // Act
-      const actions = allowedActions(template, stack, group)
+      const reads = secretsReadBy(template, stack, group)
+      const env = template.findResources('AWS::Lambda::Function')[functionId(stack, group)] as {
+        Properties: { Environment: { Variables: Record<string, unknown> } }
+      }
 
       // Assess
-      expect(allows(actions, 'secretsmanager:GetSecretValue'), `${group} reads the secret`).toBe(
-        group === 'public',
+      expect(reads, `${group} reads`).toEqual(counting.has(group) ? [pseudonymSecret] : [])
+      expect('LMS_ENCRYPTION_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(false)
+      expect('LMS_PSEUDONYM_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(
+        counting.has(group),
       )
     }
+    expect([...counting].sort()).toEqual(['courses', 'enrollments', 'groups', 'public', 'users', 'webhooks'])
   })
 
   it('outputs the table name and the API endpoint', () => {
