@@ -35,6 +35,9 @@ export function consumeIpWindow(
   return consumeWindow(keys.ipWindow(route, ipHash, windowStart), limit, expiresAtEpoch)
 }
 
+/** Not a route key (those read `METHOD /path`), so the failures window never meets a route's. */
+const FAILED_AUTH = 'failed-authentication'
+
 /**
  * One failed authentication from a client address, over every keyed route: counted only after a
  * key lookup failed, so a valid request never pays for it.
@@ -47,9 +50,6 @@ export function consumeFailedAuthWindow(
 ): Promise<number | undefined> {
   return consumeWindow(keys.ipWindow(FAILED_AUTH, ipHash, windowStart), limit, expiresAtEpoch)
 }
-
-/** Not a route key (those read `METHOD /path`), so the failures window never meets a route's. */
-const FAILED_AUTH = 'failed-authentication'
 
 async function consumeWindow(key: Key, limit: number, expiresAtEpoch: number): Promise<number | undefined> {
   try {
