@@ -34,10 +34,14 @@ export function attemptStep(row: AttemptRow | undefined, attempt: number): 'clai
 }
 
 /**
- * The reason recorded for an attempt that threw on our side after it was claimed (a sealed secret
- * that cannot be opened, a bug): the receiver never saw it, so it shows no HTTP status.
+ * The reasons recorded for an attempt that threw on our side after it was claimed: the receiver
+ * never saw it, so it shows no HTTP status. A stored secret that does not open (tampered with,
+ * moved from another record, or of an old format) says so; anything else is `internal_error`.
  */
-export const ATTEMPT_FAULT_REASON = 'internal_error'
+export const ATTEMPT_FAULT_REASONS = {
+  secretUnreadable: 'secret_unreadable',
+  internal: 'internal_error',
+} as const
 
 /** After a failed attempt the row waits for the next one, unless it was the last. */
 export function statusAfterFailure(attempt: number, maxAttempts: number): 'pending' | 'failed' {

@@ -1,12 +1,13 @@
 /**
  * Making an attempt a worker has claimed, for webhook deliveries and record-store statements alike.
  * An exception while making it is that attempt's failure, not the message's: it is logged by name
- * and message, and becomes a failed outcome (reason `internal_error`) that the caller records and
+ * and message, and becomes a failed outcome (reason `secret_unreadable` or `internal_error`) that the caller records and
  * follows with the next attempt like any other, so the row never waits pending for the DLQ. Only
  * an unavailable store is left to SQS, since nothing could be recorded either: the message comes
  * back, and its copy takes the claim over once the lease ran out (shared/domain/attempts.ts).
  */
-import { ATTEMPT_FAULT_REASON, statusAfterFailure } from '../domain/attempts.ts'
+import { SealedValueError } from '../crypto/secret-box.ts'
+import { ATTEMPT_FAULT_REASONS, statusAfterFailure } from '../domain/attempts.ts'
 import { ServiceUnavailableError } from '../domain/errors.ts'
 import { errorFields, log } from '../log.ts'
 
@@ -42,7 +43,10 @@ export async function outcomeOrFault<O>(
     log('error', msg, { ...ids, attempt: claimed.attempt, ...errorFields(err) })
     return fault({
       status: statusAfterFailure(claimed.attempt, claimed.maxAttempts),
-      reason: ATTEMPT_FAULT_REASON,
+      reason:
+        err instanceof SealedValueError
+          ? ATTEMPT_FAULT_REASONS.secretUnreadable
+          : ATTEMPT_FAULT_REASONS.internal,
     })
   }
 }

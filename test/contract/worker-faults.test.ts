@@ -55,7 +55,7 @@ describe('Workers: an exception after the claim fails the attempt, it does not s
       status: 'failed',
       attempts: 5,
       http_status: null,
-      reason: 'internal_error',
+      reason: 'secret_unreadable',
     })
     // Nothing unsigned ever left.
     expect(r.requests).toHaveLength(0)
@@ -95,7 +95,7 @@ describe('Workers: an exception after the claim fails the attempt, it does not s
     // Assess
     expect(log.code).toBe(0)
     expect(log.json.data).toHaveLength(1)
-    expect(log.json.data[0]).toMatchObject({ status: 'failed', attempts: 5, reason: 'internal_error' })
+    expect(log.json.data[0]).toMatchObject({ status: 'failed', attempts: 5, reason: 'secret_unreadable' })
     expect(lrs.requests).toHaveLength(0)
   }, 90_000)
 })

@@ -110,11 +110,11 @@ describe('Workers: the log line of an attempt that threw', () => {
     expect(await getDeliveryView(t.tenant, id)).toMatchObject({
       status: 'failed',
       attempts: 5,
-      reason: 'internal_error',
+      reason: 'secret_unreadable',
     })
     const lines = errorLines()
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatchObject({ tenantId: t.tenant.id, deliveryId: id, attempt: 5, errorName: 'Error' })
+    expect(lines[0]).toMatchObject({ tenantId: t.tenant.id, deliveryId: id, attempt: 5, errorName: 'SealedValueError' })
     expect(lines[0]?.errorMessage).toEqual(expect.stringMatching(/\S/))
     const raw = JSON.stringify(lines)
     expect(raw).not.toContain(PERSONAL)
@@ -164,11 +164,11 @@ describe('Workers: the log line of an attempt that threw', () => {
     expect(await getStatement(t.tenant, id)).toMatchObject({
       status: 'failed',
       attempts: 5,
-      reason: 'internal_error',
+      reason: 'secret_unreadable',
     })
     const lines = errorLines()
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatchObject({ tenantId: t.tenant.id, statementId: id, attempt: 5, errorName: 'Error' })
+    expect(lines[0]).toMatchObject({ tenantId: t.tenant.id, statementId: id, attempt: 5, errorName: 'SealedValueError' })
     expect(lines[0]?.errorMessage).toEqual(expect.stringMatching(/\S/))
     const raw = JSON.stringify(lines)
     expect(raw).not.toContain(PERSONAL)
