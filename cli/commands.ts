@@ -6,12 +6,12 @@ import * as v from 'valibot'
 import { toUserResource } from '../functions/users/representation.ts'
 import { toGroupResource } from '../functions/groups/representation.ts'
 import { operator } from '../shared/domain/actor.ts'
-import { dynamicRuleAttributes, type DynamicRule } from '../shared/domain/groups/group.ts'
+import { CreateGroupInput, dynamicRuleAttributes, type DynamicRule } from '../shared/domain/groups/group.ts'
 import type { Tenant } from '../shared/domain/tenants/tenant.ts'
 import {
   CUSTOM_FIELD_KEY,
+  CustomFieldDefInput,
   customFieldTypes,
-  type CustomFieldType,
 } from '../shared/domain/users/custom-fields.ts'
 import { CreateUserInput } from '../shared/domain/users/user-schemas.ts'
 import { parseOrThrow } from '../shared/domain/validation.ts'
@@ -157,13 +157,13 @@ const commands: Record<string, Command> = {
       .filter(Boolean)
     if (type === 'select' && options.length === 0)
       throw new UsageError('--options is required for a select field')
-    const def = {
+    const def = parseOrThrow(CustomFieldDefInput, {
       key,
       label: f.get('label') ?? key,
-      type: type as CustomFieldType,
+      type,
       required: f.has('required'),
       options,
-    }
+    })
     await putCustomFieldDef(tenant, def)
     return def
   },
@@ -179,11 +179,11 @@ const commands: Record<string, Command> = {
         throw new UsageError(`--rule-attribute takes ${dynamicRuleAttributes.join(' or ')}`)
       rule = { attribute: parsed.output, equals: required(f, 'rule-equals') }
     }
-    const group = await groups.createGroup(
-      tenant,
-      { name: required(f, 'name'), description: f.get('description') ?? null },
-      rule,
-    )
+    const input = parseOrThrow(CreateGroupInput, {
+      name: required(f, 'name'),
+      description: f.get('description') ?? null,
+    })
+    const group = await groups.createGroup(tenant, input, rule)
     return { ...toGroupResource(group), rule: group.rule }
   },
 }

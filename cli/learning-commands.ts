@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { toCourseResource, toCourseSettings, toModuleResource } from '../functions/courses/representation.ts'
 import { toEnrollmentResource, toProgress } from '../functions/enrollments/representation.ts'
-import type { CourseSettings } from '../shared/domain/courses/course.ts'
+import { CreateCourseInput, type CourseSettings } from '../shared/domain/courses/course.ts'
 import { AppModuleInput } from '../shared/domain/courses/module.ts'
 import { parseOrThrow } from '../shared/domain/validation.ts'
 import * as courses from '../shared/services/courses-service.ts'
@@ -50,12 +50,11 @@ function settingsFrom(f: Flags): Partial<CourseSettings> & { category?: string }
 export const courseCommands: Record<string, Command> = {
   'course create': async (f) => {
     const tenant = await tenantOf(f)
-    const course = await courses.createCourse(
-      tenant,
-      { title: required(f, 'title'), description: f.get('description') ?? null },
-      { withVersion: !f.has('no-version') },
-      at(f),
-    )
+    const input = parseOrThrow(CreateCourseInput, {
+      title: required(f, 'title'),
+      description: f.get('description') ?? null,
+    })
+    const course = await courses.createCourse(tenant, input, { withVersion: !f.has('no-version') }, at(f))
     return toCourseResource(course)
   },
   'course add-module': async (f) => {

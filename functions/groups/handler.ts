@@ -1,8 +1,8 @@
 /** Route group `groups`: static groups over the API; dynamic ones (CLI) refuse member edits. */
-import * as v from 'valibot'
 import {
   AddMembersInput,
   CreateGroupInput,
+  GroupSearchQuery,
   RemoveMembersInput,
   UpdateGroupInput,
 } from '../../shared/domain/groups/group.ts'
@@ -14,10 +14,8 @@ import { httpStack } from '../../shared/http/stack.ts'
 import * as groups from '../../shared/services/groups-service.ts'
 import { toGroupResource } from './representation.ts'
 
-const SearchQuery = v.object({ search: v.optional(v.pipe(v.string(), v.maxLength(200))) })
-
 export const listGroups = route('GET /api/v1/groups', async ({ tenant, query }) => {
-  const { search } = parseOrThrow(SearchQuery, query)
+  const { search } = parseOrThrow(GroupSearchQuery, query)
   const page = paging(query)
   const sort = sorting(query, ['name', 'created_at'] as const, { by: 'created_at', order: 'asc' })
   const { items, total } = await groups.listGroups(tenant, {
@@ -52,7 +50,7 @@ export const deleteGroup = route('DELETE /api/v1/groups/{id}', async ({ tenant, 
 
 export const listMembers = route('GET /api/v1/groups/{id}/members', async ({ tenant, query, ...input }) => {
   const id = pathId(input, 'id', 'group', Uuid)
-  const { search } = parseOrThrow(SearchQuery, query)
+  const { search } = parseOrThrow(GroupSearchQuery, query)
   const page = paging(query)
   const { items, total } = await groups.listMembers(tenant, id, {
     search,

@@ -1,18 +1,14 @@
 /** A visitor's message to the company behind the product (the corporate site's contact form). */
 import * as v from 'valibot'
+import { text, textRules } from './text-rules.ts'
 import { Email, Name } from './users/user-schemas.ts'
 
 export const ContactInput = v.object({
   name: Name,
   email: Email,
-  company: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
-  subject: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
-  message: v.pipe(
-    v.string(),
-    v.trim(),
-    v.nonEmpty('must not be empty'),
-    v.maxLength(5000, 'must be at most 5000 characters'),
-  ),
+  company: v.optional(text(textRules.contactCompany, { trimmed: true })),
+  subject: v.optional(text(textRules.contactSubject, { trimmed: true })),
+  message: text(textRules.contactMessage, { trimmed: true, required: true }),
 })
 export type ContactInput = v.InferOutput<typeof ContactInput>
 

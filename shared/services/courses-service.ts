@@ -1,6 +1,8 @@
 /** Courses and modules: creation, the status state machine with its events and cap, settings. */
 import { randomUUID } from 'node:crypto'
 import {
+  CategoryName,
+  CourseLanguage,
   defaultSettings,
   transition,
   type Course,
@@ -11,6 +13,7 @@ import {
 import type { AppModuleInput, Module } from '../domain/courses/module.ts'
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import { planById } from '../domain/plans/catalog.ts'
+import { parseOrThrow } from '../domain/validation.ts'
 import { courseCapError } from '../domain/plans/entitlements.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { newEvent, outboxPut } from '../events/outbox.ts'
@@ -180,8 +183,7 @@ export async function addModule(
 
 /** The category of that name, created when the tenant has none (names are unique ignoring case). */
 export async function ensureCategory(tenant: TenantContext, name: string): Promise<Category> {
-  const trimmed = name.trim()
-  if (!trimmed) throw new ValidationError('category', 'category must not be empty')
+  const trimmed = parseOrThrow(CategoryName, name, 'category')
   const existing = await getCategoryByName(tenant, trimmed)
   if (existing) return existing
   const category = { id: randomUUID(), name: trimmed }
@@ -202,7 +204,11 @@ export async function configureCourse(
   at = nowIso(),
 ): Promise<Course> {
   const current = await getCourse(tenant, id)
-  const { category, ...settingsChanges } = changes
+  const { category, ...rest } = changes
+  const settingsChanges =
+    rest.language === undefined
+      ? rest
+      : { ...rest, language: parseOrThrow(CourseLanguage, rest.language, 'language') }
   const categoryId = category !== undefined ? (await ensureCategory(tenant, category)).id : undefined
   for (const prerequisite of settingsChanges.prerequisites ?? []) {
     if (prerequisite === id)

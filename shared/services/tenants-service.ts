@@ -5,6 +5,7 @@ import { generateKey, type KeyEnv } from '../domain/api-keys/key-format.ts'
 import { ConflictError, NotFoundError, ValidationError, type PlanId } from '../domain/errors.ts'
 import { isPlanId } from '../domain/plans/catalog.ts'
 import {
+  OrganizationName,
   SLUG_PATTERN,
   tenantKinds,
   tenantStatuses,
@@ -13,6 +14,7 @@ import {
   type TenantStatus,
 } from '../domain/tenants/tenant.ts'
 import { CONTENT_AUTHOR_ROLE, type Locale, type User } from '../domain/users/user.ts'
+import { parseOrThrow } from '../domain/validation.ts'
 import { firstUserItems } from '../store/users-store.ts'
 import type { Scope } from '../routes.ts'
 import {
@@ -82,7 +84,7 @@ async function insertNewTenant(
   const tenant: Tenant = {
     id: randomUUID(),
     slug,
-    name: input.name ?? slug,
+    name: input.name === undefined ? slug : parseOrThrow(OrganizationName, input.name, 'name'),
     plan: checkPlan(input.plan),
     kind: kind as TenantKind,
     status: 'active',
@@ -151,7 +153,7 @@ export async function updateTenant(slug: string, input: UpdateTenantInput, at = 
     ...(input.status !== undefined ? { status: input.status as TenantStatus } : {}),
     ...(input.skillsPlanning !== undefined ? { skillsPlanning: input.skillsPlanning } : {}),
     ...(input.monthlyApiCap !== undefined ? { monthlyApiCap: input.monthlyApiCap } : {}),
-    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.name !== undefined ? { name: parseOrThrow(OrganizationName, input.name, 'name') } : {}),
   }
   const tenant = await updateStoredTenant(slug.toLowerCase(), changes, at)
   if (!tenant) throw new NotFoundError('tenant')

@@ -1,6 +1,7 @@
 /** Courses, their settings and the status state machine: draft ⇄ published → archived. */
 import * as v from 'valibot'
 import { RuleViolationError } from '../errors.ts'
+import { text, textRules } from '../text-rules.ts'
 import { Timestamp } from '../validation.ts'
 
 export const courseStatuses = ['draft', 'published', 'archived'] as const
@@ -78,9 +79,9 @@ export function windowIsOpen(settings: CourseSettings, at: string): boolean {
   return true
 }
 
-const Title = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(300))
-const Description = v.nullable(v.pipe(v.string(), v.maxLength(100_000)))
-const ShortDescription = v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters'))
+const Title = text(textRules.courseTitle, { trimmed: true, required: true })
+const Description = v.nullable(text(textRules.courseDescription))
+const ShortDescription = text(textRules.shortDescription)
 const Minutes = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0), v.maxValue(1_000_000))
 
 export const CreateCourseInput = v.object({
@@ -102,10 +103,21 @@ export type UpdateCourseInput = v.InferOutput<typeof UpdateCourseInput>
 
 export const ListCoursesFilters = v.object({
   status: v.optional(v.picklist(courseStatuses, 'must be draft, published or archived')),
-  category: v.optional(v.pipe(v.string(), v.maxLength(200))),
-  search: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  category: v.optional(text(textRules.categoryName)),
+  search: v.optional(text(textRules.searchQuery)),
   created_after: v.optional(Timestamp),
 })
+
+/** A course's language, as `lms course configure --language` takes it: a BCP 47 tag (`en`, `fr-CA`). */
+export const CourseLanguage = v.pipe(
+  v.string(),
+  v.trim(),
+  v.maxLength(35, 'must be at most 35 characters'),
+  v.regex(/^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$/i, 'must be a language tag such as en or fr-CA'),
+)
+
+/** A category name, as `lms course configure --category` and `lms category create` take it. */
+export const CategoryName = text(textRules.categoryName, { trimmed: true, required: true })
 
 export const courseSorts = ['created_at', 'title', 'updated_at'] as const
 export type CourseSort = (typeof courseSorts)[number]

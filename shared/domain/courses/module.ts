@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { text, textRules } from '../text-rules.ts'
 
 /** SCORM, cmi5 and AICC modules exist but are added only in the app, never over the API. */
 export const apiModuleTypes = [
@@ -26,11 +27,9 @@ export interface Module {
 }
 
 export const AddModuleInput = v.object({
-  title: v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(300)),
+  title: text(textRules.moduleTitle, { trimmed: true, required: true }),
   module_type: v.picklist(apiModuleTypes, `must be one of ${apiModuleTypes.join(', ')}`),
-  description: v.optional(
-    v.nullable(v.pipe(v.string(), v.maxLength(2000, 'must be at most 2000 characters'))),
-  ),
+  description: v.optional(v.nullable(text(textRules.moduleDescription))),
   is_required: v.optional(v.boolean()),
 })
 export type AddModuleInput = v.InferOutput<typeof AddModuleInput>

@@ -1,5 +1,6 @@
 /** Groups: static ones are edited over the API; dynamic ones compute membership from a rule. */
 import * as v from 'valibot'
+import { text, textRules } from '../text-rules.ts'
 import { Uuid } from '../validation.ts'
 import { roles, userTypes, type User } from '../users/user.ts'
 
@@ -35,14 +36,17 @@ export function isValidRule(rule: DynamicRule): boolean {
   return vocabulary.includes(rule.equals)
 }
 
-const Name = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(200))
-const Description = v.nullable(v.pipe(v.string(), v.maxLength(2000)))
+const Name = text(textRules.groupName, { trimmed: true, required: true })
+const Description = v.nullable(text(textRules.groupDescription))
 
 export const CreateGroupInput = v.object({ name: Name, description: v.optional(Description) })
 export type CreateGroupInput = v.InferOutput<typeof CreateGroupInput>
 
 export const UpdateGroupInput = v.object({ name: v.optional(Name), description: v.optional(Description) })
 export type UpdateGroupInput = v.InferOutput<typeof UpdateGroupInput>
+
+/** The search of the group and member lists. */
+export const GroupSearchQuery = v.object({ search: v.optional(text(textRules.searchQuery)) })
 
 export const AddMembersInput = v.object({
   user_ids: v.pipe(

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot'
 import { Email, LocaleInput, Name } from '../users/user-schemas.ts'
-import { SLUG_PATTERN } from './tenant.ts'
+import { OrganizationName, SLUG_PATTERN } from './tenant.ts'
 
 /** Sub-domains the product or its operators use, never a tenant's. */
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
@@ -24,7 +24,7 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
 ])
 
 export const SignupInput = v.object({
-  organization_name: v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100)),
+  organization_name: OrganizationName,
   slug: v.pipe(
     v.string(),
     v.trim(),

@@ -1,4 +1,5 @@
 import type { PlanId } from '../errors.ts'
+import { text, textRules } from '../text-rules.ts'
 
 export const tenantKinds = ['customer', 'demo', 'sandbox', 'training'] as const
 export type TenantKind = (typeof tenantKinds)[number]
@@ -32,3 +33,6 @@ export function tenantServes(status: TenantStatus): boolean {
 }
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+/** A tenant's display name: the organization's, from sign-up or the operator CLI. */
+export const OrganizationName = text(textRules.organizationName, { trimmed: true, required: true })

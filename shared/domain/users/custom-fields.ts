@@ -1,5 +1,7 @@
 /** Custom field definitions (configured per tenant with the CLI) and the check of user values. */
+import * as v from 'valibot'
 import { ValidationError } from '../errors.ts'
+import { text, textProblem, textRules } from '../text-rules.ts'
 
 export const customFieldTypes = ['string', 'number', 'boolean', 'date', 'select'] as const
 export type CustomFieldType = (typeof customFieldTypes)[number]
@@ -13,14 +15,26 @@ export interface CustomFieldDef {
 }
 
 export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/
-const MAX_STRING = 1000
+export const MAX_CUSTOM_FIELD_OPTIONS = 100
+
+/** A definition as the operator CLI takes it. */
+export const CustomFieldDefInput = v.object({
+  key: v.pipe(v.string(), v.regex(CUSTOM_FIELD_KEY, 'must be lowercase letters, digits and underscores')),
+  label: text(textRules.customFieldLabel, { trimmed: true, required: true }),
+  type: v.picklist(customFieldTypes, `must be one of ${customFieldTypes.join(', ')}`),
+  required: v.boolean(),
+  options: v.pipe(
+    v.array(text(textRules.customFieldOption, { trimmed: true, required: true })),
+    v.maxLength(MAX_CUSTOM_FIELD_OPTIONS, `must hold at most ${MAX_CUSTOM_FIELD_OPTIONS} options`),
+  ),
+})
 
 function checkValue(def: CustomFieldDef, value: unknown): string | undefined {
   switch (def.type) {
     case 'string':
-      return typeof value === 'string' && value.length <= MAX_STRING
-        ? undefined
-        : `must be a string of at most ${MAX_STRING} characters`
+      return typeof value === 'string'
+        ? textProblem(textRules.customFieldValue, value)
+        : `must be a string of at most ${textRules.customFieldValue.maxChars} characters`
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number'
     case 'boolean':

@@ -1,6 +1,8 @@
 /** Input schemas for users: their inferred types are the service's input types. */
 import * as v from 'valibot'
+import { MAX_CUSTOM_FIELDS_BYTES, text, textChecks, textRules, utf8Bytes } from '../text-rules.ts'
 import { Uuid } from '../validation.ts'
+import { CUSTOM_FIELD_KEY } from './custom-fields.ts'
 import { locales, userTypes, writableRoles } from './user.ts'
 
 export const MAX_GROUP_IDS_ON_CREATE = 100
@@ -9,13 +11,30 @@ export const Email = v.pipe(
   v.string(),
   v.trim(),
   v.toLowerCase(),
+  ...textChecks(textRules.email),
   v.email('must be a valid e-mail address'),
-  v.maxLength(254),
 )
-export const Name = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100))
+export const Name = text(textRules.personName, { trimmed: true, required: true })
 const RoleInput = v.picklist(writableRoles, `must be one of ${writableRoles.join(', ')}`)
-const ExternalId = v.nullable(v.pipe(v.string(), v.maxLength(255)))
-const CustomFields = v.record(v.string(), v.unknown())
+const ExternalId = v.nullable(text(textRules.externalId))
+/**
+ * Keys and size only: the values are checked against the tenant's definitions by the service. The
+ * size bounds the user item however many string fields a tenant defines.
+ */
+const CustomFields = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.description(
+    `Values of the tenant's custom fields by key; at most ${MAX_CUSTOM_FIELDS_BYTES} bytes as JSON in UTF-8.`,
+  ),
+  v.check(
+    (fields) => Object.keys(fields).every((k) => CUSTOM_FIELD_KEY.test(k)),
+    'keys must be custom field keys (a lowercase letter, then up to 63 lowercase letters, digits or underscores)',
+  ),
+  v.check(
+    (fields) => utf8Bytes(JSON.stringify(fields)) <= MAX_CUSTOM_FIELDS_BYTES,
+    `must be at most ${MAX_CUSTOM_FIELDS_BYTES} bytes as JSON in UTF-8`,
+  ),
+)
 export const LocaleInput = v.picklist(locales, `must be one of ${locales.join(', ')}`)
 
 export const CreateUserInput = v.object({
