@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ValidationError } from '../../../shared/domain/errors.ts'
-import { paging, sorting } from '../../../shared/http/list-query.ts'
+import { MAX_PAGE, paging, sorting } from '../../../shared/http/list-query.ts'
 
 describe('Function: paging', () => {
   it.each([
@@ -45,5 +45,23 @@ describe('Function: sorting', () => {
     expect(() => sorting({ sort_order: 'DESC' }, allowed, { by: 'created_at', order: 'desc' })).toThrow(
       /sort_order/,
     )
+  })
+})
+
+describe('Function: paging (issue 10, item 5)', () => {
+  it.each([
+    ['1 followed by 400 zeros (Infinity)', `1${'0'.repeat(400)}`],
+    ['99999999999999999999', '99999999999999999999'],
+    ['2^53', String(2 ** 53)],
+    ['1001', '1001'],
+  ])('Attack: clamps page=%s to MAX_PAGE, a safe integer, with a bounded offset', (_label, page) => {
+    const p = paging({ page, per_page: '200' })
+    expect(p).toEqual({ page: MAX_PAGE, perPage: 200, offset: (MAX_PAGE - 1) * 200 })
+    expect(Number.isSafeInteger(p.page)).toBe(true)
+  })
+
+  it('keeps page 1000 and a negative page of any length in range', () => {
+    expect(paging({ page: '1000' }).page).toBe(1000)
+    expect(paging({ page: `-1${'0'.repeat(400)}` }).page).toBe(1)
   })
 })
