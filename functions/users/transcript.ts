@@ -1,7 +1,9 @@
 /**
  * The transcript over HTTP: the envelope (`meta.total` is the item count), or CSV: RFC 4180 (CRLF,
- * quoted fields), UTF-8 with a BOM so spreadsheets read accents right, as a download.
+ * quoted fields), UTF-8 with a BOM so spreadsheets read accents right, as a download. Cells go
+ * through the exports' one cell writer, which neutralises text a spreadsheet would run as a formula.
  */
+import { csvDocument } from '../../shared/domain/csv/cell.ts'
 import type { HttpResult } from '../../shared/http/context.ts'
 import { envelope } from '../../shared/http/responses.ts'
 import type { Transcript, TranscriptItem } from '../../shared/services/transcript-service.ts'
@@ -48,17 +50,11 @@ const CSV_COLUMNS: readonly (keyof ItemView)[] = [
   'ceu_label',
 ]
 
-export function csvField(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value)
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
-
 export function transcriptCsv(items: readonly ItemView[]): string {
-  const rows = [
-    CSV_COLUMNS.join(','),
-    ...items.map((item) => CSV_COLUMNS.map((c) => csvField(item[c])).join(',')),
-  ]
-  return `\uFEFF${rows.join('\r\n')}\r\n`
+  return csvDocument(
+    CSV_COLUMNS,
+    items.map((item) => CSV_COLUMNS.map((c) => item[c])),
+  )
 }
 
 export function transcriptResponse(t: Transcript, format: 'json' | 'csv'): HttpResult {
