@@ -287,6 +287,85 @@ describe('Attack: control characters in names, e-mails and titles', () => {
     expect(mine.map((r: { message: string }) => r.message)).toEqual([`Hello\n\tthere ${marker}`])
   })
 
+  it('Attack: a custom string field keeps tab and line breaks and refuses the other control characters', async () => {
+    // Prepare
+    const t = await newTenant()
+    await putCustomFieldDef(t.tenant, {
+      key: 'notes',
+      label: 'Notes',
+      type: 'string',
+      required: false,
+      options: [],
+    })
+
+    // Act
+    const kept = await t.api.post('/api/v1/users', userBody({ custom_fields: { notes: 'a\n\tb' } }))
+    const refused = await t.api.post('/api/v1/users', userBody({ custom_fields: { notes: `a${NUL}b` } }))
+
+    // Assess
+    expect(kept.status).toBe(201)
+    expect(kept.body.data.custom_fields).toEqual({ notes: 'a\n\tb' })
+    expect400Naming(refused, 'custom_fields.notes')
+    expect((await t.api.get('/api/v1/users')).body.meta.total).toBe(1)
+  })
+
+  it('Attack: a list search holding a NUL answers 400 naming search', async () => {
+    // Prepare
+    const t = await newTenant()
+
+    // Act
+    const courses = await t.api.get(`/api/v1/courses?search=a%00b`)
+    const groups = await t.api.get(`/api/v1/groups?search=a%1Bb`)
+
+    // Assess
+    expect400Naming(courses, 'search')
+    expect400Naming(groups, 'search')
+  })
+
+  it('Attack: the CLI refuses control characters in a custom field label, a category and a language, naming them', async () => {
+    // Prepare
+    const t = await newTenant()
+    const course = await courseOf(t)
+
+    // Act
+    const label = await lms(
+      'custom-field',
+      'create',
+      '--tenant',
+      t.slug,
+      '--key',
+      'dept',
+      '--label',
+      `Dept${ESC}`,
+    )
+    const category = await lms(
+      'course',
+      'configure',
+      '--tenant',
+      t.slug,
+      '--course',
+      course.id,
+      '--category',
+      `Ops${ESC}`,
+    )
+    const language = await lms(
+      'course',
+      'configure',
+      '--tenant',
+      t.slug,
+      '--course',
+      course.id,
+      '--language',
+      `en${ESC}`,
+    )
+
+    // Assess
+    expect(label.json.error.message).toMatch(/^label\b/)
+    expect(category.json.error.message).toMatch(/^category\b/)
+    expect(language.json.error.message).toMatch(/^language\b/)
+    expect((await lms('custom-field', 'list', '--tenant', t.slug)).json.data).toEqual([])
+  })
+
   it('Attack: the CLI refuses control characters in a group or tenant name, naming it', async () => {
     // Prepare
     const t = await newTenant()
