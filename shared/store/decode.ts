@@ -1,0 +1,31 @@
+/**
+ * One decoder per stored entity: a valibot schema of the item, checked when it is read, so a
+ * malformed item fails loudly (naming the entity and its key) instead of flowing on as `undefined`.
+ */
+import * as v from 'valibot'
+import type { Item } from './db.ts'
+import { MalformedItem } from './store-errors.ts'
+
+export type ItemSchema = v.GenericSchema<unknown, unknown>
+
+/** @throws MalformedItem naming the entity, the key and the first problem's path */
+export function decodeItem<S extends ItemSchema>(entity: string, schema: S, item: Item): v.InferOutput<S> {
+  const result = v.safeParse(schema, item)
+  if (result.success) return result.output
+  const issue = result.issues[0]
+  const path = issue.path?.map((p) => String(p.key)).join('.') ?? '(item)'
+  // The expected type only: valibot's message quotes the value received, which may be personal data.
+  throw new MalformedItem(
+    entity,
+    { pk: item.pk, sk: item.sk },
+    `${path}: expected ${issue.expected ?? issue.type}`,
+  )
+}
+
+/** Stored optional attributes are absent or null in older items: both read as null. */
+export const nullable = <S extends ItemSchema>(schema: S) =>
+  v.optional(v.nullable(schema), null) as unknown as v.GenericSchema<unknown, v.InferOutput<S> | null>
+
+/** An attribute older items lack, read with its default. */
+export const withDefault = <S extends ItemSchema>(schema: S, fallback: v.InferOutput<S>) =>
+  v.optional(schema, fallback as never) as unknown as v.GenericSchema<unknown, v.InferOutput<S>>

@@ -1,0 +1,45 @@
+/**
+ * The store's one family of errors. Each has a `name` and a `reason`, so a log line says what
+ * happened (`WriteRefused` / `stale`, `MalformedItem` / `decode`) instead of `Error`. Services turn
+ * them into domain errors (shared/domain/errors.ts); they never reach a response as they are.
+ */
+
+export type StoreErrorReason = 'refused' | 'malformed_item'
+
+export abstract class StoreError extends Error {
+  abstract readonly reason: StoreErrorReason
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = new.target.name
+  }
+}
+
+/**
+ * A conditional write did not hold. `refusals` names what each failed condition stood for (the
+ * `refusal` of its step), in step order, so callers read a refusal by name, never by position.
+ */
+export class WriteRefused<R = string> extends StoreError {
+  readonly reason = 'refused'
+  constructor(
+    readonly refusals: readonly R[],
+    options?: ErrorOptions,
+  ) {
+    const names = refusals.map((r) => (typeof r === 'string' ? r : JSON.stringify(r)))
+    super(`Write refused: ${names.join(', ') || 'a condition without a refusal'}`, options)
+  }
+  has(refusal: R): boolean {
+    return this.refusals.includes(refusal)
+  }
+}
+
+/** A stored item does not have the shape its entity needs: a bug or a bad migration, never input. */
+export class MalformedItem extends StoreError {
+  readonly reason = 'malformed_item'
+  constructor(
+    readonly entity: string,
+    readonly key: { readonly pk: unknown; readonly sk: unknown },
+    problem: string,
+  ) {
+    super(`Malformed ${entity} item (${String(key.pk)} / ${String(key.sk)}): ${problem}`)
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Transactions whose items say what their condition stands for. A store composes steps (the item
+ * plus the refusal its condition means: `email_taken`, `seat_cap`, `stale`); `commit` sends them
+ * as one transaction and, when conditions fail, throws WriteRefused naming those refusals.
+ */
+import { transact, TransactionConditionFailed, type TransactItem } from './db.ts'
+import { WriteRefused } from './store-errors.ts'
+
+export interface Step<R = string> {
+  readonly item: TransactItem
+  /** What a failed condition on this item means; a step without one has no condition. */
+  readonly refusal?: R
+}
+
+/** DynamoDB's limit of items in one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100
+
+/** @throws WriteRefused with the refusals of every step whose condition failed */
+export async function commit<R>(steps: readonly Step<R>[]): Promise<void> {
+  if (steps.length === 0) return
+  try {
+    await transact(steps.map((s) => s.item))
+  } catch (err) {
+    if (!(err instanceof TransactionConditionFailed)) throw err
+    const refusals = steps.flatMap((s, i) => (err.failedAt(i) && s.refusal !== undefined ? [s.refusal] : []))
+    throw new WriteRefused(refusals, { cause: err })
+  }
+}

@@ -1,0 +1,33 @@
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { decodeItem, nullable, withDefault } from '../../../shared/store/decode.ts'
+import { MalformedItem } from '../../../shared/store/store-errors.ts'
+
+const Thing = v.object({ id: v.string(), note: nullable(v.string()), count: withDefault(v.number(), 0) })
+
+describe('Function: decodeItem', () => {
+  it('reads absent optional attributes as null and defaults', () => {
+    expect(decodeItem('thing', Thing, { pk: 'T#1', sk: 'THING#1', id: '1' })).toEqual({
+      id: '1',
+      note: null,
+      count: 0,
+    })
+  })
+
+  it('fails loudly naming the entity, its key and the attribute, never the value', () => {
+    // Act
+    const err = (() => {
+      try {
+        decodeItem('thing', Thing, { pk: 'T#1', sk: 'THING#1', id: 42, secret: 'hunter2' })
+      } catch (e) {
+        return e
+      }
+    })()
+
+    // Assess
+    expect(err).toBeInstanceOf(MalformedItem)
+    expect((err as MalformedItem).name).toBe('MalformedItem')
+    expect((err as Error).message).toMatch(/^Malformed thing item \(T#1 \/ THING#1\): id: /)
+    expect((err as Error).message).not.toContain('42')
+  })
+})

@@ -1,0 +1,102 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb'
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
+import { mockClient } from 'aws-sdk-client-mock'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { commit } from '../../../shared/store/transaction.ts'
+import { WriteRefused } from '../../../shared/store/store-errors.ts'
+import { retryOnConflict } from '../../../shared/store/optimistic.ts'
+
+const ddb = mockClient(DynamoDBDocumentClient)
+const key = (sk: string) => ({ pk: 'T#1', sk })
+const put = (sk: string) => ({ Put: { Item: key(sk), ConditionExpression: 'attribute_not_exists(pk)' } })
+
+function cancelled(codes: string[]) {
+  return new TransactionCanceledException({
+    $metadata: {},
+    message: 'cancelled',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  })
+}
+
+beforeEach(() => ddb.reset())
+afterAll(() => ddb.restore())
+
+describe('Function: commit', () => {
+  it('names the refusals of the steps whose conditions failed, in step order', async () => {
+    // Prepare
+    ddb
+      .on(TransactWriteCommand)
+      .rejects(cancelled(['None', 'ConditionalCheckFailed', 'ConditionalCheckFailed']))
+
+    // Act
+    const refused = await commit([
+      { item: put('A'), refusal: 'stale' },
+      { item: put('B'), refusal: 'email_taken' },
+      { item: put('C'), refusal: 'seat_cap' },
+    ]).catch((err: unknown) => err)
+
+    // Assess
+    expect(refused).toBeInstanceOf(WriteRefused)
+    expect((refused as WriteRefused).refusals).toEqual(['email_taken', 'seat_cap'])
+    expect((refused as WriteRefused).name).toBe('WriteRefused')
+    expect((refused as WriteRefused).reason).toBe('refused')
+    expect((refused as Error).message).toBe('Write refused: email_taken, seat_cap')
+  })
+
+  it('sends the items with the table name, in order', async () => {
+    // Prepare
+    ddb.on(TransactWriteCommand).resolves({})
+
+    // Act
+    await commit([{ item: put('A') }, { item: put('B') }])
+
+    // Assess
+    const sent = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? []
+    expect(sent.map((i) => i.Put?.Item?.sk)).toEqual(['A', 'B'])
+    expect(sent.every((i) => typeof i.Put?.TableName === 'string')).toBe(true)
+  })
+
+  it('sends nothing for no steps', async () => {
+    await commit([])
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0)
+  })
+})
+
+describe('Function: retryOnConflict', () => {
+  it('runs again while the write is refused as stale, then returns', async () => {
+    // Prepare
+    let calls = 0
+
+    // Act
+    const out = await retryOnConflict(async () => {
+      calls++
+      if (calls < 3) throw new WriteRefused(['stale'])
+      return 'done'
+    })
+
+    // Assess
+    expect(out).toBe('done')
+    expect(calls).toBe(3)
+  })
+
+  it('gives up after its tries with the last conflict, and never retries another error', async () => {
+    // Prepare
+    let calls = 0
+    const stale = () => {
+      calls++
+      return Promise.reject(new WriteRefused(['stale']))
+    }
+
+    // Act + Assess
+    await expect(retryOnConflict(stale, { tries: 2 })).rejects.toBeInstanceOf(WriteRefused)
+    expect(calls).toBe(2)
+    calls = 0
+    await expect(
+      retryOnConflict(() => {
+        calls++
+        return Promise.reject(new WriteRefused(['email_taken']))
+      }),
+    ).rejects.toThrow('email_taken')
+    expect(calls).toBe(1)
+  })
+})
