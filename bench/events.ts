@@ -74,8 +74,8 @@ async function main(): Promise<void> {
   const { sqs } = await import('../shared/queue/sqs.ts')
   const { createTenant } = await import('../shared/services/tenants-service.ts')
   const { createEndpoint } = await import('../shared/services/webhooks-service.ts')
-  const { newEvent, outboxPut } = await import('../shared/events/outbox.ts')
-  const { transact } = await import('../shared/store/db.ts')
+  const { newEvent } = await import('../shared/domain/events.ts')
+  const { appendEvent } = await import('../shared/store/outbox-store.ts')
   const { startWorkers } = await import('../local/workers.ts')
 
   const tenant = await createTenant({ slug: `bench-${randomBytes(3).toString('hex')}`, plan: 'growth' })
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
           { userId: randomBytes(8).toString('hex'), email: 'x@example.com', role: 'learner' },
           new Date().toISOString(),
         )
-        await transact([outboxPut(tenant, e)])
+        await appendEvent(tenant, e)
       }
     }),
   )

@@ -5,7 +5,8 @@
 import { RateLimitedError } from '../domain/errors.ts'
 import { monthlyApiCap } from '../domain/plans/entitlements.ts'
 import { alertCrossedBy } from '../domain/plans/usage-alerts.ts'
-import { newNotification, notificationPut } from '../events/outbox.ts'
+import { newNotification } from '../domain/events.ts'
+import { notificationPut } from '../store/outbox-items.ts'
 import { consumeMinuteWindow, consumeMonthlyUsage, recordUsageAlert } from '../store/rate-limits-store.ts'
 import type { MiddyRequest } from './context.ts'
 

@@ -16,7 +16,8 @@ import { planById } from '../domain/plans/catalog.ts'
 import { parseOrThrow } from '../domain/validation.ts'
 import { courseCapError } from '../domain/plans/entitlements.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { newEvent, outboxPut } from '../events/outbox.ts'
+import { newEvent } from '../domain/events.ts'
+import { outboxPut } from '../store/outbox-items.ts'
 import {
   CourseCapReachedError,
   getCategory,

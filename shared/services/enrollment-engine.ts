@@ -15,7 +15,8 @@ import {
   type RefusalCode,
 } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { newEvent, newNotification, notificationPut, outboxPut } from '../events/outbox.ts'
+import { newEvent, newNotification } from '../domain/events.ts'
+import { notificationPut, outboxPut } from '../store/outbox-items.ts'
 import { getCourse, getCourses } from '../store/courses-store.ts'
 import {
   EnrollmentGroupRefused,

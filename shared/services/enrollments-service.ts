@@ -8,7 +8,8 @@ import {
 import { progressView, type ProgressView } from '../domain/enrollments/progress.ts'
 import { ConflictError, NotFoundError, RuleViolationError } from '../domain/errors.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { newEvent, outboxPut } from '../events/outbox.ts'
+import { newEvent } from '../domain/events.ts'
+import { outboxPut } from '../store/outbox-items.ts'
 import { listModules } from '../store/courses-store.ts'
 import {
   listCompletions as listStoredCompletions,

@@ -22,7 +22,7 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '../domain/webhooks/webhook.ts'
-import type { DomainEvent, EventType } from '../events/outbox.ts'
+import type { DomainEvent, EventType } from '../domain/events.ts'
 import { sendOutbound } from '../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../net/ssrf-guard.ts'
 import { sendMessage } from '../queue/sqs.ts'

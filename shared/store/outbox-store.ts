@@ -1,6 +1,7 @@
 /** Reading the outbox: the relay (and tests) see what a change wrote next to it. */
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { outboxPut, type DomainEvent, type EventType, type Notification } from '../events/outbox.ts'
+import { type DomainEvent, type EventType, type Notification } from '../domain/events.ts'
+import { outboxPut } from './outbox-items.ts'
 import {
   getItem,
   isConditionalCheckFailed,

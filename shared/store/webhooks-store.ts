@@ -2,7 +2,7 @@
  * Webhook endpoints and deliveries. A delivery's attempts are claimed with a condition on the
  * attempt count, so a message SQS hands out twice never makes two attempts or counts one twice.
  */
-import type { EventType } from '../events/outbox.ts'
+import type { EventType } from '../domain/events.ts'
 import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks/webhook.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {

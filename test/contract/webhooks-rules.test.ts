@@ -3,7 +3,7 @@ import type { SQSEvent } from 'aws-lambda'
 import { handler as webhookWorker } from '../../functions/workers/webhook-delivery/handler.ts'
 import { config } from '../../shared/config.ts'
 import { retryDelay } from '../../shared/domain/webhooks/webhook.ts'
-import { newEvent } from '../../shared/events/outbox.ts'
+import { newEvent } from '../../shared/domain/events.ts'
 import { updateTenant } from '../../shared/services/tenants-service.ts'
 import {
   createEndpoint,

@@ -6,7 +6,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
-import { newEvent } from '../../shared/events/outbox.ts'
+import { newEvent } from '../../shared/domain/events.ts'
 import { connect } from '../../shared/services/lrs-connection-service.ts'
 import { createEndpoint } from '../../shared/services/webhooks-service.ts'
 import { listLog } from '../../shared/services/xapi-service.ts'

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { open } from '../../shared/crypto/secret-box.ts'
-import { newEvent } from '../../shared/events/outbox.ts'
+import { newEvent } from '../../shared/domain/events.ts'
 import { recordActivity } from '../../shared/services/learner-service.ts'
 import { connect, disconnect, recordStoreSecretOf } from '../../shared/services/lrs-connection-service.ts'
 import {

@@ -1,7 +1,7 @@
 /** Webhooks: endpoints, the delivery envelope, the signature and the retry schedule. */
 import { createHash, createHmac, randomBytes } from 'node:crypto'
 import * as v from 'valibot'
-import type { EventType } from '../../events/outbox.ts'
+import type { EventType } from '../../domain/events.ts'
 
 export const eventCatalog: readonly EventType[] = [
   'enrollment.created',

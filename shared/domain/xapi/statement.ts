@@ -3,7 +3,7 @@
  * the context and the result. Pure: the caller supplies the portal, the e-mail and the ids.
  */
 import { createHash } from 'node:crypto'
-import type { DomainEvent } from '../../events/outbox.ts'
+import type { DomainEvent } from '../../domain/events.ts'
 import { CMI5_CATEGORY, CMI5_EXTENSIONS } from './cmi5.ts'
 import type { IdentityMode } from './connection.ts'
 

@@ -9,7 +9,7 @@ import {
   statementSourceOf,
   type StatementSource,
 } from '../../../shared/domain/xapi/statement.ts'
-import { newEvent, type DomainEvent, type EventType } from '../../../shared/events/outbox.ts'
+import { newEvent, type DomainEvent, type EventType } from '../../../shared/domain/events.ts'
 
 const PORTAL = 'https://acme.lms.example.com'
 const NOW = '2025-03-01T10:00:00.000Z'

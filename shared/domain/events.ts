@@ -1,0 +1,67 @@
+/**
+ * Domain events and notifications: what a change says happened, and whom to tell. Services create
+ * them with the change and hand both to the store, which writes them in the change's own
+ * transaction (the outbox, shared/store/outbox-items.ts); delivery reads them downstream.
+ */
+import { randomUUID } from 'node:crypto'
+
+export type EventType =
+  | 'user.created'
+  | 'user.deactivated'
+  | 'user.reactivated'
+  | 'enrollment.created'
+  | 'enrollment.completed'
+  | 'enrollment.dropped'
+  | 'course.published'
+  | 'course.archived'
+  | 'certificate.issued'
+  | 'job_role.assigned'
+  | 'skill.attained'
+  // Internal: learning activity for statement export; not in the webhook catalog.
+  | 'module.completed'
+  | 'quiz_attempt.graded'
+  | 'cmi5.launched'
+  | 'cmi5.statement'
+
+export interface DomainEvent {
+  readonly id: string
+  readonly event: EventType
+  readonly createdAt: string
+  readonly data: Record<string, unknown>
+}
+
+export function newEvent(event: EventType, data: Record<string, unknown>, now: string): DomainEvent {
+  return { id: randomUUID(), event, createdAt: now, data }
+}
+
+export type NotificationTemplate = 'enrollment_confirmation' | 'usage_alert'
+
+/**
+ * A message to a person, recorded with the change that causes it: the enrollment confirmation is
+ * "always sent", so it is written in the enrollment's transaction.
+ */
+export interface Notification {
+  readonly id: string
+  readonly template: NotificationTemplate
+  /** The recipient; null for a notice to the tenant's owners and admins (resolved when sent). */
+  readonly userId: string | null
+  readonly createdAt: string
+  readonly data: Record<string, unknown>
+}
+
+export function newNotification(
+  template: NotificationTemplate,
+  userId: string | null,
+  data: Record<string, unknown>,
+  now: string,
+): Notification {
+  return { id: randomUUID(), template, userId, createdAt: now, data }
+}
+
+/** What a change causes besides itself: written in the same transaction, or not at all. */
+export interface Effects {
+  readonly events?: readonly DomainEvent[]
+  readonly notifications?: readonly Notification[]
+}
+
+export const noEffects: Effects = {}

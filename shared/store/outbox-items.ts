@@ -1,0 +1,68 @@
+/**
+ * The transactional outbox's writer: a domain event or notification is an item written in the same
+ * DynamoDB transaction as the change that causes it, so "saved" and "will be sent" can never
+ * disagree. Delivery (stream → relay → SQS → workers) reads these items downstream.
+ */
+import type { DomainEvent, Effects, Notification } from '../domain/events.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import type { TransactItem } from './db.ts'
+import { indexes, keys, TTL_ATTRIBUTE } from './keys.ts'
+import type { Step } from './transaction.ts'
+
+/** Outbox items outlive any relay backlog, then expire. */
+const OUTBOX_RETENTION_SECONDS = 30 * 24 * 3600
+
+const expiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + OUTBOX_RETENTION_SECONDS
+
+export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
+  return {
+    Put: {
+      Item: {
+        ...keys.outboxEvent(tenant, e.createdAt, e.id),
+        type: 'event',
+        tenant_id: tenant.id,
+        event_id: e.id,
+        event: e.event,
+        created_at: e.createdAt,
+        // Wall-clock time of the write (created_at may be backdated with --at): what decides
+        // whether a record store connected later may receive it.
+        recorded_at: new Date().toISOString(),
+        data: e.data,
+        [indexes.gsi1.pk]: keys.pendingOutboxPk,
+        [indexes.gsi1.sk]: keys.sortKey(e.createdAt, e.id),
+        [TTL_ATTRIBUTE]: expiry(e.createdAt),
+      },
+    },
+  }
+}
+
+export function notificationPut(tenant: TenantContext, n: Notification): TransactItem {
+  return {
+    Put: {
+      Item: {
+        ...keys.outboxEvent(tenant, n.createdAt, n.id),
+        type: 'notification',
+        tenant_id: tenant.id,
+        notification_id: n.id,
+        template: n.template,
+        user_id: n.userId,
+        created_at: n.createdAt,
+        data: n.data,
+        [TTL_ATTRIBUTE]: expiry(n.createdAt),
+      },
+    },
+  }
+}
+
+/** The outbox steps of a change's effects (they carry no condition). */
+export function effectSteps(tenant: TenantContext, effects: Effects): Step<never>[] {
+  return [
+    ...(effects.events ?? []).map((e) => ({ item: outboxPut(tenant, e) })),
+    ...(effects.notifications ?? []).map((n) => ({ item: notificationPut(tenant, n) })),
+  ]
+}
+
+/** The outbox items of a change's effects, for stores not yet written as steps. */
+export function effectItems(tenant: TenantContext, effects: Effects): TransactItem[] {
+  return effectSteps(tenant, effects).map((s) => s.item)
+}
