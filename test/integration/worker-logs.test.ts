@@ -114,7 +114,12 @@ describe('Workers: the log line of an attempt that threw', () => {
     })
     const lines = errorLines()
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatchObject({ tenantId: t.tenant.id, deliveryId: id, attempt: 5, errorName: 'SealedValueError' })
+    expect(lines[0]).toMatchObject({
+      tenantId: t.tenant.id,
+      deliveryId: id,
+      attempt: 5,
+      errorName: 'SealedValueError',
+    })
     expect(lines[0]?.errorMessage).toEqual(expect.stringMatching(/\S/))
     const raw = JSON.stringify(lines)
     expect(raw).not.toContain(PERSONAL)
@@ -168,7 +173,12 @@ describe('Workers: the log line of an attempt that threw', () => {
     })
     const lines = errorLines()
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatchObject({ tenantId: t.tenant.id, statementId: id, attempt: 5, errorName: 'SealedValueError' })
+    expect(lines[0]).toMatchObject({
+      tenantId: t.tenant.id,
+      statementId: id,
+      attempt: 5,
+      errorName: 'SealedValueError',
+    })
     expect(lines[0]?.errorMessage).toEqual(expect.stringMatching(/\S/))
     const raw = JSON.stringify(lines)
     expect(raw).not.toContain(PERSONAL)
