@@ -16,27 +16,31 @@ import { planById } from '../domain/plans/catalog.ts'
 import { parseOrThrow } from '../domain/validation.ts'
 import { courseCapError } from '../domain/plans/entitlements.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { newEvent } from '../domain/events.ts'
-import { outboxPut } from '../store/outbox-items.ts'
+import { newEvent, type Effects } from '../domain/events.ts'
 import {
-  CourseCapReachedError,
+  appendModule,
   getCategory,
   getCategoryByName,
   getCourse as getStoredCourse,
   insertCategory,
   insertCourse,
-  insertModule,
   listModules as listStoredModules,
-  ModuleOrderTakenError,
-  setCourseSettings,
-  StaleCourseError,
-  updateCourse as updateStoredCourse,
+  saveCourse,
   type Category,
-  type CourseChanges,
+  type CourseGuards,
 } from '../store/courses-store.ts'
 import { listCourses as listStoredCourses, type CourseListQuery } from '../store/courses-list.ts'
+import { isStale, retryOnConflict } from '../store/optimistic.ts'
+import { WriteRefused } from '../store/store-errors.ts'
 
 const nowIso = () => new Date().toISOString()
+
+const guardsOf = (tenant: TenantContext): CourseGuards => ({ courseCap: planById(tenant.plan).courseCap })
+
+const refused = (err: unknown, refusal: string) => err instanceof WriteRefused && err.has(refusal)
+
+const changedMeanwhile = () =>
+  new ConflictError('course.concurrent_update', 'The course changed meanwhile; retry')
 
 export async function getCourse(tenant: TenantContext, id: string, consistent = false): Promise<Course> {
   const course = await getStoredCourse(tenant, id, { consistent })
@@ -82,7 +86,7 @@ export async function createCourse(
     seatsTaken: 0,
     settings: defaultSettings,
   }
-  await insertCourse(tenant, course)
+  await insertCourse(tenant, course, guardsOf(tenant))
   return course
 }
 
@@ -97,42 +101,48 @@ export async function updateCourse(
   if (!updatable.some((field) => input[field] !== undefined)) {
     throw new ValidationError('body', `body: send at least one of ${updatable.join(', ')}`)
   }
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const current = await getCourse(tenant, id, attempt > 0)
-    const move = transition(current.status, input.status ?? current.status)
-    if (move.kind === 'publish' && !current.currentVersionId) {
-      throw new RuleViolationError('course.no_version', 'The course has no version to publish')
-    }
-    const changes: CourseChanges = {
-      title: input.title,
-      description: input.description,
-      shortDescription: input.short_description,
-      estimatedMinutes: input.estimated_minutes,
-      status: input.status,
-      ...(move.kind === 'publish' ? { publishedAt: at } : {}),
-    }
-    const events =
-      move.kind === 'publish'
-        ? [newEvent('course.published', { courseId: id, title: input.title ?? current.title }, at)]
-        : move.kind === 'archive'
-          ? [newEvent('course.archived', { courseId: id, title: input.title ?? current.title }, at)]
-          : []
-    try {
-      return await updateStoredCourse(
-        tenant,
-        current,
-        changes,
-        move,
-        planById(tenant.plan).courseCap,
-        at,
-        events.map((e) => outboxPut(tenant, e)),
-      )
-    } catch (err) {
-      if (err instanceof CourseCapReachedError) throw courseCapError(tenant.plan)
-      if (!(err instanceof StaleCourseError)) throw err
-    }
+  try {
+    return await retryOnConflict(async (tryNumber) => {
+      const before = await getCourse(tenant, id, tryNumber > 0)
+      const { after, effects } = decideUpdate(before, input, at)
+      await saveCourse(tenant, { before, after }, guardsOf(tenant), effects)
+      return after
+    })
+  } catch (err) {
+    if (isStale(err)) throw changedMeanwhile()
+    if (refused(err, 'course_cap')) throw courseCapError(tenant.plan)
+    throw err
   }
-  throw new ConflictError('course.concurrent_update', 'The course changed meanwhile; retry')
+}
+
+/** The course after the update, and the event its status change causes. */
+function decideUpdate(
+  before: Course,
+  input: UpdateCourseInput,
+  at: string,
+): { after: Course; effects: Effects } {
+  const move = transition(before.status, input.status ?? before.status)
+  if (move.kind === 'publish' && !before.currentVersionId) {
+    throw new RuleViolationError('course.no_version', 'The course has no version to publish')
+  }
+  const after: Course = {
+    ...before,
+    title: input.title ?? before.title,
+    description: input.description !== undefined ? input.description : before.description,
+    shortDescription: input.short_description ?? before.shortDescription,
+    estimatedMinutes: input.estimated_minutes ?? before.estimatedMinutes,
+    status: input.status ?? before.status,
+    publishedAt: move.kind === 'publish' ? at : before.publishedAt,
+    updatedAt: at,
+  }
+  const data = { courseId: after.id, title: after.title }
+  const events =
+    move.kind === 'publish'
+      ? [newEvent('course.published', data, at)]
+      : move.kind === 'archive'
+        ? [newEvent('course.archived', data, at)]
+        : []
+  return { after, effects: { events } }
 }
 
 /** DELETE: archives (history kept). Archiving an archived course is a no-op. */
@@ -146,8 +156,8 @@ export function listModules(tenant: TenantContext, courseId: string): Promise<Mo
   return listStoredModules(tenant, courseId)
 }
 
+/** Each lost race means another append won, so a caller among n racing appends wins within n tries. */
 const MAX_APPEND_TRIES = 40
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export async function addModule(
   tenant: TenantContext,
@@ -155,31 +165,33 @@ export async function addModule(
   input: AppModuleInput,
   at = nowIso(),
 ): Promise<Module> {
-  // Each lost race means another append won, so a caller among n racing appends wins within n tries.
-  for (let attempt = 0; attempt < MAX_APPEND_TRIES; attempt++) {
-    if (attempt > 0) await sleep(Math.random() * 5 * Math.min(attempt, 10))
-    const course = await getCourse(tenant, courseId, true)
-    if (course.status === 'archived') {
-      throw new RuleViolationError('course.archived', 'Modules cannot be added to an archived course')
-    }
-    const module: Module = {
-      id: randomUUID(),
-      courseId,
-      title: input.title,
-      description: input.description ?? null,
-      moduleType: input.module_type,
-      isRequired: input.is_required ?? true,
-      orderIndex: course.moduleCount,
-      createdAt: at,
-    }
-    try {
-      await insertModule(tenant, module)
-      return module
-    } catch (err) {
-      if (!(err instanceof ModuleOrderTakenError)) throw err
-    }
+  try {
+    return await retryOnConflict(
+      async () => {
+        const course = await getCourse(tenant, courseId, true)
+        if (course.status === 'archived') {
+          throw new RuleViolationError('course.archived', 'Modules cannot be added to an archived course')
+        }
+        const module: Module = {
+          id: randomUUID(),
+          courseId,
+          title: input.title,
+          description: input.description ?? null,
+          moduleType: input.module_type,
+          isRequired: input.is_required ?? true,
+          orderIndex: course.moduleCount,
+          createdAt: at,
+        }
+        await appendModule(tenant, module)
+        return module
+      },
+      { tries: MAX_APPEND_TRIES, maxDelayMs: 50 },
+    )
+  } catch (err) {
+    if (isStale(err))
+      throw new ConflictError('module.concurrent_append', 'Modules were added meanwhile; retry')
+    throw err
   }
-  throw new ConflictError('module.concurrent_append', 'Modules were added meanwhile; retry')
 }
 
 /** The category of that name, created when the tenant has none (names are unique ignoring case). */
@@ -188,7 +200,12 @@ export async function ensureCategory(tenant: TenantContext, name: string): Promi
   const existing = await getCategoryByName(tenant, trimmed)
   if (existing) return existing
   const category = { id: randomUUID(), name: trimmed }
-  if (await insertCategory(tenant, category)) return category
+  try {
+    await insertCategory(tenant, category)
+    return category
+  } catch (err) {
+    if (!refused(err, 'category_name_taken')) throw err
+  }
   const raced = await getCategoryByName(tenant, trimmed)
   if (!raced) throw new ConflictError('category.concurrent_create', 'The category changed meanwhile; retry')
   return raced
@@ -204,7 +221,7 @@ export async function configureCourse(
   changes: Partial<CourseSettings> & { category?: string },
   at = nowIso(),
 ): Promise<Course> {
-  const current = await getCourse(tenant, id)
+  const first = await getCourse(tenant, id)
   const { category, ...rest } = changes
   const settingsChanges =
     rest.language === undefined
@@ -221,13 +238,20 @@ export async function configureCourse(
       )
     }
   }
-  const updated = await setCourseSettings(
-    tenant,
-    id,
-    { ...current.settings, ...settingsChanges },
-    categoryId,
-    at,
-  )
-  if (!updated) throw new NotFoundError('course')
-  return updated
+  try {
+    return await retryOnConflict(async (tryNumber) => {
+      const before = tryNumber === 0 ? first : await getCourse(tenant, id, true)
+      const after: Course = {
+        ...before,
+        settings: { ...before.settings, ...settingsChanges },
+        categoryId: categoryId ?? before.categoryId,
+        updatedAt: at,
+      }
+      await saveCourse(tenant, { before, after }, guardsOf(tenant))
+      return after
+    })
+  } catch (err) {
+    if (isStale(err)) throw changedMeanwhile()
+    throw err
+  }
 }

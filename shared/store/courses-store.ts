@@ -3,39 +3,110 @@
  * tenant's counters item in the same transaction as the publish; module order is a condition on
  * the course's module_count, so concurrent appends never share an index.
  */
-import type { Course, CourseSettings, CourseStatus, Transition } from '../domain/courses/course.ts'
-import { defaultSettings } from '../domain/courses/course.ts'
-import type { Module, ModuleType } from '../domain/courses/module.ts'
-import type { TenantContext } from '../domain/tenants/tenant.ts'
+import * as v from 'valibot'
+import { courseCountsMove } from '../domain/courses/course-counts.ts'
 import {
-  batchGet,
-  getItem,
-  queryAll,
-  transact,
-  TransactionConditionFailed,
-  updateItem,
-  type Item,
-  type TransactItem,
-} from './db.ts'
-import { indexes, keys } from './keys.ts'
+  courseStatuses,
+  defaultSettings,
+  type Course,
+  type CourseSettings,
+} from '../domain/courses/course.ts'
+import { moduleTypes, type Module } from '../domain/courses/module.ts'
+import { noEffects, type Effects } from '../domain/events.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { batchGet, getItem, queryAll, type Item } from './db.ts'
+import { decodeItem, nullable, withDefault } from './decode.ts'
+import {
+  cond,
+  conditionExpression,
+  isEmptyUpdate,
+  projectionExpression,
+  queryExpression,
+  updateExpression,
+  type UpdateSpec,
+} from './expression.ts'
+import { indexes, keys, type Key } from './keys.ts'
+import { effectSteps } from './outbox-items.ts'
+import { commit, type Step } from './transaction.ts'
 
-function toSettings(raw: Record<string, unknown> | undefined): CourseSettings {
-  const s = raw ?? {}
+/**
+ * What a refused course write means: `stale` (the course changed meanwhile, or a module append
+ * lost its index), `course_cap` (the plan's active courses are all taken), `course_exists`.
+ */
+export type CourseRefusal = 'stale' | 'course_cap' | 'course_exists'
+
+/** The plan's limit a publish must respect; null for none. */
+export interface CourseGuards {
+  readonly courseCap: number | null
+}
+
+const SettingsItem = v.object({
+  requires_approval: withDefault(v.boolean(), false),
+  seat_limit: nullable(v.number()),
+  waitlist: withDefault(v.boolean(), false),
+  enrollment_opens_at: nullable(v.string()),
+  enrollment_closes_at: nullable(v.string()),
+  prerequisites: withDefault(v.array(v.string()), []),
+  language: withDefault(v.string(), defaultSettings.language),
+  certificate_validity_days: nullable(v.number()),
+  ceu: withDefault(v.number(), 0),
+  requires_session_selection: withDefault(v.boolean(), false),
+})
+
+const CourseItem = v.object({
+  id: v.string(),
+  title: v.string(),
+  description: nullable(v.string()),
+  short_description: withDefault(v.string(), ''),
+  status: v.picklist(courseStatuses),
+  category_id: nullable(v.string()),
+  estimated_minutes: withDefault(v.number(), 0),
+  current_version_id: nullable(v.string()),
+  published_at: nullable(v.string()),
+  created_at: v.string(),
+  updated_at: v.string(),
+  enrollment_count: withDefault(v.number(), 0),
+  module_count: withDefault(v.number(), 0),
+  seats_taken: withDefault(v.number(), 0),
+  // Older items may lack the map: it reads as every setting's default.
+  settings: withDefault(SettingsItem, v.parse(SettingsItem, {})),
+})
+
+/** @throws MalformedItem when the item is not a course */
+export function courseFromItem(item: Item): Course {
+  const i = decodeItem('course', CourseItem, item)
+  const s = i.settings
   return {
-    requiresApproval: s.requires_approval === true,
-    seatLimit: (s.seat_limit as number | null | undefined) ?? null,
-    waitlist: s.waitlist === true,
-    enrollmentOpensAt: (s.enrollment_opens_at as string | null | undefined) ?? null,
-    enrollmentClosesAt: (s.enrollment_closes_at as string | null | undefined) ?? null,
-    prerequisites: (s.prerequisites as string[] | undefined) ?? [],
-    language: (s.language as string | undefined) ?? defaultSettings.language,
-    certificateValidityDays: (s.certificate_validity_days as number | null | undefined) ?? null,
-    ceu: (s.ceu as number | undefined) ?? 0,
-    requiresSessionSelection: s.requires_session_selection === true,
+    id: i.id,
+    title: i.title,
+    description: i.description,
+    shortDescription: i.short_description,
+    status: i.status,
+    categoryId: i.category_id,
+    estimatedMinutes: i.estimated_minutes,
+    currentVersionId: i.current_version_id,
+    publishedAt: i.published_at,
+    createdAt: i.created_at,
+    updatedAt: i.updated_at,
+    enrollmentCount: i.enrollment_count,
+    moduleCount: i.module_count,
+    seatsTaken: i.seats_taken,
+    settings: {
+      requiresApproval: s.requires_approval,
+      seatLimit: s.seat_limit,
+      waitlist: s.waitlist,
+      enrollmentOpensAt: s.enrollment_opens_at,
+      enrollmentClosesAt: s.enrollment_closes_at,
+      prerequisites: s.prerequisites,
+      language: s.language,
+      certificateValidityDays: s.certificate_validity_days,
+      ceu: s.ceu,
+      requiresSessionSelection: s.requires_session_selection,
+    },
   }
 }
 
-function settingsAttributes(s: CourseSettings): Record<string, unknown> {
+function settingsAttributes(s: CourseSettings): Item {
   return {
     requires_approval: s.requiresApproval,
     seat_limit: s.seatLimit,
@@ -50,35 +121,29 @@ function settingsAttributes(s: CourseSettings): Record<string, unknown> {
   }
 }
 
-export function toCourse(item: Item): Course {
+/** What a course change may set: the enrollment and module counts move in their own writes. */
+function editableAttributes(c: Course): Item {
   return {
-    id: item.id as string,
-    title: item.title as string,
-    description: (item.description as string | null | undefined) ?? null,
-    shortDescription: (item.short_description as string | undefined) ?? '',
-    status: item.status as CourseStatus,
-    categoryId: (item.category_id as string | null | undefined) ?? null,
-    estimatedMinutes: (item.estimated_minutes as number | undefined) ?? 0,
-    currentVersionId: (item.current_version_id as string | null | undefined) ?? null,
-    publishedAt: (item.published_at as string | null | undefined) ?? null,
-    createdAt: item.created_at as string,
-    updatedAt: item.updated_at as string,
-    enrollmentCount: (item.enrollment_count as number | undefined) ?? 0,
-    moduleCount: (item.module_count as number | undefined) ?? 0,
-    seatsTaken: (item.seats_taken as number | undefined) ?? 0,
-    settings: toSettings(item.settings as Record<string, unknown> | undefined),
+    title: c.title,
+    description: c.description,
+    short_description: c.shortDescription,
+    status: c.status,
+    category_id: c.categoryId,
+    estimated_minutes: c.estimatedMinutes,
+    published_at: c.publishedAt,
+    settings: settingsAttributes(c.settings),
   }
 }
 
-const searchText = (title: string, description: string | null) =>
-  `${title}\n${description ?? ''}`.toLowerCase()
+/** The listing's search matches title and description ignoring case. */
+const searchText = (c: Pick<Course, 'title' | 'description'>) =>
+  `${c.title}\n${c.description ?? ''}`.toLowerCase()
 
-function indexAttributes(
-  tenant: TenantContext,
-  c: Pick<Course, 'id' | 'title' | 'createdAt' | 'updatedAt'>,
-): Item {
+/** gsi1..3 of courses: the tenant's courses by created_at, title and updated_at. */
+function derivedAttributes(tenant: TenantContext, c: Course): Item {
   const pk = keys.coursesIndexPk(tenant)
   return {
+    search_text: searchText(c),
     [indexes.gsi1.pk]: pk,
     [indexes.gsi1.sk]: keys.sortKey(c.createdAt, c.id),
     [indexes.gsi2.pk]: pk,
@@ -88,18 +153,49 @@ function indexAttributes(
   }
 }
 
+/**
+ * The counters' side of a status change; a publish under a cap is conditioned on a free active
+ * slot. Undefined when the change moves no count.
+ */
+function countersStep(
+  tenant: TenantContext,
+  before: Course | null,
+  after: Course,
+  guards: CourseGuards,
+): Step<CourseRefusal> | undefined {
+  const move = courseCountsMove(before?.status ?? null, after.status)
+  const add: Record<string, number> = { courses_total: move.total, courses_active: move.active }
+  for (const [status, delta] of Object.entries(move.byStatus)) add[`courses_status_${status}`] = delta
+  if (isEmptyUpdate({ add })) return undefined
+  const cap = move.takesActiveSlot ? guards.courseCap : null
+  const roomForOne =
+    cap === null ? undefined : cond.or(cond.notExists('courses_active'), cond.lt('courses_active', cap))
+  return {
+    item: { Update: { Key: keys.counters(tenant), ...updateExpression({ add }, roomForOne) } },
+    ...(roomForOne ? { refusal: 'course_cap' as const } : {}),
+  }
+}
+
+export function getCourseParams(tenant: TenantContext, id: string, { consistent = false } = {}) {
+  return { Key: keys.course(tenant, id), ConsistentRead: consistent }
+}
+
 /** `consistent` for read-modify-write loops, which must not retry against a stale copy. */
 export async function getCourse(
   tenant: TenantContext,
   id: string,
   { consistent = false } = {},
 ): Promise<Course | undefined> {
-  const item = await getItem(keys.course(tenant, id), { ConsistentRead: consistent })
-  return item ? toCourse(item) : undefined
+  const { Key, ...options } = getCourseParams(tenant, id, { consistent })
+  const item = await getItem(Key, options)
+  return item ? courseFromItem(item) : undefined
 }
 
+const courseKeys = (tenant: TenantContext, ids: readonly string[]): Key[] =>
+  [...new Set(ids)].map((id) => keys.course(tenant, id))
+
 export async function getCourses(tenant: TenantContext, ids: readonly string[]): Promise<Course[]> {
-  return (await batchGet([...new Set(ids)].map((id) => keys.course(tenant, id)))).map(toCourse)
+  return (await batchGet(courseKeys(tenant, ids))).map(courseFromItem)
 }
 
 export interface CourseSummary {
@@ -108,258 +204,192 @@ export interface CourseSummary {
   readonly ceu: number
 }
 
+const CeuItem = v.object({ ceu: withDefault(v.number(), 0) })
+const CourseSummaryItem = v.object({
+  id: v.string(),
+  title: v.string(),
+  settings: withDefault(CeuItem, { ceu: 0 }),
+})
+
 /** Title and CEU only: a transcript of 500 courses reads a fraction of the whole items. */
+export function courseSummariesParams(tenant: TenantContext, ids: readonly string[]) {
+  return { Keys: courseKeys(tenant, ids), ...projectionExpression(['id', 'title', 'settings.ceu']) }
+}
+
 export async function getCourseSummaries(
   tenant: TenantContext,
   ids: readonly string[],
 ): Promise<CourseSummary[]> {
-  const items = await batchGet(
-    [...new Set(ids)].map((id) => keys.course(tenant, id)),
-    'id, title, settings.ceu',
-  )
-  return items.map((i) => ({
-    id: i.id as string,
-    title: i.title as string,
-    ceu: ((i.settings as Record<string, unknown> | undefined)?.ceu as number | undefined) ?? 0,
-  }))
+  const p = courseSummariesParams(tenant, ids)
+  const items = await batchGet(p.Keys, p.ProjectionExpression, p.ExpressionAttributeNames)
+  return items.map((item) => {
+    const i = decodeItem('course', CourseSummaryItem, item)
+    return { id: i.id, title: i.title, ceu: i.settings.ceu }
+  })
 }
 
-export async function insertCourse(tenant: TenantContext, course: Course): Promise<void> {
-  await transact([
+/** A new course, its first version (when it has one) and its place in the tenant's counts. */
+export function insertCourseSteps(
+  tenant: TenantContext,
+  course: Course,
+  guards: CourseGuards,
+): Step<CourseRefusal>[] {
+  const counters = countersStep(tenant, null, course, guards)
+  return [
     {
-      Put: {
-        Item: {
-          ...keys.course(tenant, course.id),
-          type: 'course',
-          id: course.id,
-          title: course.title,
-          description: course.description,
-          short_description: course.shortDescription,
-          status: course.status,
-          category_id: course.categoryId,
-          estimated_minutes: course.estimatedMinutes,
-          current_version_id: course.currentVersionId,
-          published_at: course.publishedAt,
-          created_at: course.createdAt,
-          updated_at: course.updatedAt,
-          enrollment_count: 0,
-          module_count: 0,
-          seats_taken: 0,
-          settings: settingsAttributes(course.settings),
-          search_text: searchText(course.title, course.description),
-          ...indexAttributes(tenant, course),
+      item: {
+        Put: {
+          Item: {
+            ...keys.course(tenant, course.id),
+            type: 'course',
+            id: course.id,
+            ...editableAttributes(course),
+            current_version_id: course.currentVersionId,
+            created_at: course.createdAt,
+            updated_at: course.updatedAt,
+            // A new course has none: enrollments and modules move these in their own writes.
+            enrollment_count: 0,
+            module_count: 0,
+            seats_taken: 0,
+            ...derivedAttributes(tenant, course),
+          },
+          ...conditionExpression(cond.notExists()),
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
       },
+      refusal: 'course_exists',
     },
     ...(course.currentVersionId
       ? [
           {
-            Put: {
-              Item: {
-                ...keys.courseVersion(tenant, course.id, course.currentVersionId),
-                type: 'course_version',
-                id: course.currentVersionId,
-                course_id: course.id,
-                version_number: 1,
-                created_at: course.createdAt,
+            item: {
+              Put: {
+                Item: {
+                  ...keys.courseVersion(tenant, course.id, course.currentVersionId),
+                  type: 'course_version',
+                  id: course.currentVersionId,
+                  course_id: course.id,
+                  version_number: 1,
+                  created_at: course.createdAt,
+                },
               },
             },
           },
         ]
       : []),
-    {
-      Update: {
-        Key: keys.counters(tenant),
-        UpdateExpression: 'ADD courses_total :one, #s :one',
-        ExpressionAttributeNames: { '#s': `courses_status_${course.status}` },
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
-  ])
+    ...(counters ? [counters] : []),
+  ]
 }
 
-export class StaleCourseError extends Error {}
-export class CourseCapReachedError extends Error {}
-
-export interface CourseChanges {
-  title?: string
-  description?: string | null
-  shortDescription?: string
-  estimatedMinutes?: number
-  status?: CourseStatus
-  publishedAt?: string
+/** @throws WriteRefused<CourseRefusal> */
+export async function insertCourse(
+  tenant: TenantContext,
+  course: Course,
+  guards: CourseGuards,
+): Promise<void> {
+  await commit(insertCourseSteps(tenant, course, guards))
 }
-
-const changeAttributes: [keyof CourseChanges, string][] = [
-  ['title', 'title'],
-  ['description', 'description'],
-  ['shortDescription', 'short_description'],
-  ['estimatedMinutes', 'estimated_minutes'],
-  ['status', 'status'],
-  ['publishedAt', 'published_at'],
-]
 
 /**
- * Applies the changes if the course is still as `current` says, keeping the status counters and
- * the active-course cap true in the same transaction.
- * @throws StaleCourseError, CourseCapReachedError
+ * The change from `before` (as read) to `after`: the attributes that differ, conditioned on the
+ * course being unchanged since the read; the counts its status change moves; its effects.
  */
-export async function updateCourse(
+export function saveCourseSteps(
   tenant: TenantContext,
-  current: Course,
-  changes: CourseChanges,
-  move: Transition,
-  courseCap: number | null,
-  now: string,
-  extra: TransactItem[],
-): Promise<Course> {
-  const next: Course = {
-    ...current,
-    ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
-    updatedAt: now,
+  change: { readonly before: Course; readonly after: Course },
+  guards: CourseGuards,
+  effects: Effects = noEffects,
+): Step<CourseRefusal>[] {
+  const { before, after } = change
+  const was = editableAttributes(before)
+  const changed = Object.entries(editableAttributes(after)).filter(
+    ([attr, value]) => JSON.stringify(value) !== JSON.stringify(was[attr]),
+  )
+  const update: UpdateSpec = {
+    set: { ...Object.fromEntries(changed), updated_at: after.updatedAt, ...derivedAttributes(tenant, after) },
   }
-  const names: Record<string, string> = { '#updated_at': 'updated_at' }
-  const values: Record<string, unknown> = { ':now': now, ':expected': current.updatedAt }
-  const sets = ['#updated_at = :now']
-  for (const [field, attr] of changeAttributes) {
-    if (changes[field] === undefined) continue
-    names[`#${attr}`] = attr
-    values[`:${attr}`] = changes[field]
-    sets.push(`#${attr} = :${attr}`)
-  }
-  names['#search'] = 'search_text'
-  values[':search'] = searchText(next.title, next.description)
-  sets.push('#search = :search')
-  for (const [i, [attr, value]] of Object.entries(indexAttributes(tenant, next)).entries()) {
-    names[`#ix${i}`] = attr
-    values[`:ix${i}`] = value
-    sets.push(`#ix${i} = :ix${i}`)
-  }
-  const deltas: Record<string, number> = {}
-  if (next.status !== current.status) {
-    deltas[`courses_status_${current.status}`] = -1
-    deltas[`courses_status_${next.status}`] = 1
-  }
-  if (move.kind === 'publish') deltas.courses_active = 1
-  if (move.kind === 'unpublish' || (move.kind === 'archive' && move.wasPublished)) deltas.courses_active = -1
-  const gated = move.kind === 'publish' && courseCap !== null
-  const counterNames: Record<string, string> = {}
-  const counterValues: Record<string, number> = gated && courseCap !== null ? { ':cap': courseCap } : {}
-  const adds = Object.entries(deltas).map(([attr, d], i) => {
-    counterNames[`#c${i}`] = attr
-    counterValues[`:c${i}`] = d
-    return `#c${i} :c${i}`
-  })
-  const items: TransactItem[] = [
+  const unchanged = cond.and(cond.exists(), cond.eq('updated_at', before.updatedAt))
+  const counters = countersStep(tenant, before, after, guards)
+  return [
     {
-      Update: {
-        Key: keys.course(tenant, current.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND #updated_at = :expected',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
+      item: { Update: { Key: keys.course(tenant, before.id), ...updateExpression(update, unchanged) } },
+      refusal: 'stale',
     },
-    ...(adds.length
-      ? [
-          {
-            Update: {
-              Key: keys.counters(tenant),
-              UpdateExpression: `ADD ${adds.join(', ')}`,
-              ...(gated
-                ? { ConditionExpression: 'attribute_not_exists(courses_active) OR courses_active < :cap' }
-                : {}),
-              ExpressionAttributeNames: counterNames,
-              ExpressionAttributeValues: counterValues,
-            },
-          },
-        ]
-      : []),
-    ...extra,
+    ...(counters ? [counters] : []),
+    ...effectSteps(tenant, effects),
   ]
-  try {
-    await transact(items)
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed) {
-      if (err.failedAt(0)) throw new StaleCourseError()
-      if (adds.length && err.failedAt(1)) throw new CourseCapReachedError()
-    }
-    throw err
-  }
-  return next
 }
 
-export async function setCourseSettings(
+/**
+ * Writes the change and its effects in one transaction, keeping the status counts and the
+ * active-course cap true.
+ * @throws WriteRefused<CourseRefusal>: `stale`, `course_cap`
+ */
+export async function saveCourse(
   tenant: TenantContext,
-  id: string,
-  settings: CourseSettings,
-  categoryId: string | null | undefined,
-  now: string,
-): Promise<Course | undefined> {
-  try {
-    const item = await updateItem({
-      Key: keys.course(tenant, id),
-      UpdateExpression: `SET settings = :s, updated_at = :now, #u = :u${categoryId !== undefined ? ', category_id = :c' : ''}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#u': indexes.gsi3.sk },
-      ExpressionAttributeValues: {
-        ':s': settingsAttributes(settings),
-        ':now': now,
-        ':u': keys.sortKey(now, id),
-        ...(categoryId !== undefined ? { ':c': categoryId } : {}),
-      },
-      ReturnValues: 'ALL_NEW',
-    })
-    return item ? toCourse(item) : undefined
-  } catch (err) {
-    if (err instanceof Error && err.name === 'ConditionalCheckFailedException') return undefined
-    throw err
+  change: { readonly before: Course; readonly after: Course },
+  guards: CourseGuards,
+  effects: Effects = noEffects,
+): Promise<void> {
+  await commit(saveCourseSteps(tenant, change, guards, effects))
+}
+
+const ModuleItem = v.object({
+  id: v.string(),
+  course_id: v.string(),
+  title: v.string(),
+  description: nullable(v.string()),
+  module_type: v.picklist(moduleTypes),
+  is_required: withDefault(v.boolean(), true),
+  order_index: v.number(),
+  created_at: v.string(),
+})
+
+function moduleFromItem(item: Item): Module {
+  const i = decodeItem('module', ModuleItem, item)
+  return {
+    id: i.id,
+    courseId: i.course_id,
+    title: i.title,
+    description: i.description,
+    moduleType: i.module_type,
+    isRequired: i.is_required,
+    orderIndex: i.order_index,
+    createdAt: i.created_at,
   }
 }
 
-function toModule(item: Item): Module {
-  return {
-    id: item.id as string,
-    courseId: item.course_id as string,
-    title: item.title as string,
-    description: (item.description as string | null | undefined) ?? null,
-    moduleType: item.module_type as ModuleType,
-    isRequired: item.is_required !== false,
-    orderIndex: item.order_index as number,
-    createdAt: item.created_at as string,
-  }
+/** A course's modules sort by their zero-padded order index. */
+export function listModulesParams(tenant: TenantContext, courseId: string) {
+  return queryExpression({
+    key: cond.and(
+      cond.eq('pk', keys.tenantPartition(tenant)),
+      cond.beginsWith('sk', keys.modulePrefix(courseId)),
+    ),
+  })
 }
 
 export async function listModules(tenant: TenantContext, courseId: string): Promise<Module[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.modulePrefix(courseId) },
-  })
-  return items.map(toModule)
+  return (await queryAll(listModulesParams(tenant, courseId))).map(moduleFromItem)
 }
 
-export class ModuleOrderTakenError extends Error {}
-export class CourseArchivedError extends Error {}
-
-/** Appends at index = the course's module_count, conditional on that count being unchanged. */
-export async function insertModule(tenant: TenantContext, module: Module): Promise<void> {
-  try {
-    await transact([
-      {
+/**
+ * Appends at index = the course's module_count, conditional on that count being unchanged and the
+ * course not archived: either refusal reads `stale` (read the course again).
+ */
+export function appendModuleSteps(tenant: TenantContext, module: Module): Step<'stale'>[] {
+  const countUnchanged = cond.and(cond.eq('module_count', module.orderIndex), cond.ne('status', 'archived'))
+  return [
+    {
+      item: {
         Update: {
           Key: keys.course(tenant, module.courseId),
-          UpdateExpression: 'SET module_count = :next',
-          ConditionExpression: 'module_count = :expected AND #status <> :archived',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':next': module.orderIndex + 1,
-            ':expected': module.orderIndex,
-            ':archived': 'archived',
-          },
+          ...updateExpression({ set: { module_count: module.orderIndex + 1 } }, countUnchanged),
         },
       },
-      {
+      refusal: 'stale',
+    },
+    {
+      item: {
         Put: {
           Item: {
             ...keys.module(tenant, module.courseId, module.orderIndex),
@@ -373,14 +403,17 @@ export async function insertModule(tenant: TenantContext, module: Module): Promi
             order_index: module.orderIndex,
             created_at: module.createdAt,
           },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          ...conditionExpression(cond.notExists()),
         },
       },
-    ])
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed) throw new ModuleOrderTakenError()
-    throw err
-  }
+      refusal: 'stale',
+    },
+  ]
+}
+
+/** @throws WriteRefused<'stale'> when another append took the index or the course was archived */
+export async function appendModule(tenant: TenantContext, module: Module): Promise<void> {
+  await commit(appendModuleSteps(tenant, module))
 }
 
 export interface Category {
@@ -388,31 +421,50 @@ export interface Category {
   readonly name: string
 }
 
+const CategoryNameItem = v.object({ category_id: v.string(), name: v.string() })
+const CategoryItem = v.object({ id: v.string(), name: v.string() })
+
+/** Names are unique ignoring case: the guard item is keyed by the lower-cased name. */
+export function getCategoryByNameParams(tenant: TenantContext, name: string) {
+  return { Key: keys.categoryName(tenant, name.toLowerCase()) }
+}
+
 export async function getCategoryByName(tenant: TenantContext, name: string): Promise<Category | undefined> {
-  const guard = await getItem(keys.categoryName(tenant, name.toLowerCase()))
-  return guard ? { id: guard.category_id as string, name: guard.name as string } : undefined
+  const guard = await getItem(getCategoryByNameParams(tenant, name).Key)
+  if (!guard) return undefined
+  const i = decodeItem('category name', CategoryNameItem, guard)
+  return { id: i.category_id, name: i.name }
+}
+
+export function getCategoryParams(tenant: TenantContext, id: string) {
+  return { Key: keys.category(tenant, id) }
 }
 
 export async function getCategory(tenant: TenantContext, id: string): Promise<Category | undefined> {
-  const item = await getItem(keys.category(tenant, id))
-  return item ? { id: item.id as string, name: item.name as string } : undefined
+  const item = await getItem(getCategoryParams(tenant, id).Key)
+  return item ? decodeItem('category', CategoryItem, item) : undefined
 }
 
-/** @returns false when a category of that name (ignoring case) exists already. */
-export async function insertCategory(tenant: TenantContext, category: Category): Promise<boolean> {
-  try {
-    await transact([
-      {
+export function insertCategorySteps(
+  tenant: TenantContext,
+  category: Category,
+): Step<'category_name_taken'>[] {
+  return [
+    {
+      item: {
         Put: {
           Item: {
-            ...keys.categoryName(tenant, category.name.toLowerCase()),
+            ...getCategoryByNameParams(tenant, category.name).Key,
             category_id: category.id,
             name: category.name,
           },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          ...conditionExpression(cond.notExists()),
         },
       },
-      {
+      refusal: 'category_name_taken',
+    },
+    {
+      item: {
         Put: {
           Item: {
             ...keys.category(tenant, category.id),
@@ -422,10 +474,11 @@ export async function insertCategory(tenant: TenantContext, category: Category):
           },
         },
       },
-    ])
-    return true
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed) return false
-    throw err
-  }
+    },
+  ]
+}
+
+/** @throws WriteRefused<'category_name_taken'> when a category of that name (ignoring case) exists */
+export async function insertCategory(tenant: TenantContext, category: Category): Promise<void> {
+  await commit(insertCategorySteps(tenant, category))
 }

@@ -107,14 +107,28 @@ export const cond = {
 /** What an update does; attributes absent from every part are left as they are. */
 export interface UpdateSpec {
   readonly set?: Readonly<Record<string, unknown>>
-  /** Numbers added (negative to subtract); zero deltas are left out. */
-  readonly add?: Readonly<Record<string, number>>
+  /**
+   * Numbers added (negative to subtract), or elements added to a set attribute; zero deltas and
+   * empty sets are left out (DynamoDB refuses an empty set).
+   */
+  readonly add?: Readonly<Record<string, number | ReadonlySet<string>>>
+  /** Elements taken out of a set attribute; empty sets are left out. */
+  readonly delete?: Readonly<Record<string, ReadonlySet<string>>>
   readonly remove?: readonly string[]
 }
 
+const changesSomething = ([, value]: [string, number | ReadonlySet<string>]) =>
+  typeof value === 'number' ? value !== 0 : value.size > 0
+
 export function isEmptyUpdate(spec: UpdateSpec): boolean {
-  const adds = Object.values(spec.add ?? {}).filter((n) => n !== 0)
-  return Object.keys(spec.set ?? {}).length === 0 && adds.length === 0 && (spec.remove ?? []).length === 0
+  const adds = Object.entries(spec.add ?? {}).filter(changesSomething)
+  const deletes = Object.entries(spec.delete ?? {}).filter(changesSomething)
+  return (
+    Object.keys(spec.set ?? {}).length === 0 &&
+    adds.length === 0 &&
+    deletes.length === 0 &&
+    (spec.remove ?? []).length === 0
+  )
 }
 
 export interface UpdateParts extends ExpressionParts {
@@ -133,9 +147,13 @@ export function updateExpression(spec: UpdateSpec, condition?: Condition): Updat
   const sets = Object.entries(spec.set ?? {}).map(([attr, value]) => `${p.name(attr)} = ${p.value(value)}`)
   if (sets.length > 0) clauses.push(`SET ${sets.join(', ')}`)
   const adds = Object.entries(spec.add ?? {})
-    .filter(([, n]) => n !== 0)
+    .filter(changesSomething)
     .map(([attr, n]) => `${p.name(attr)} ${p.value(n)}`)
   if (adds.length > 0) clauses.push(`ADD ${adds.join(', ')}`)
+  const deletes = Object.entries(spec.delete ?? {})
+    .filter(changesSomething)
+    .map(([attr, elements]) => `${p.name(attr)} ${p.value(elements)}`)
+  if (deletes.length > 0) clauses.push(`DELETE ${deletes.join(', ')}`)
   const removes = (spec.remove ?? []).map((attr) => p.name(attr))
   if (removes.length > 0) clauses.push(`REMOVE ${removes.join(', ')}`)
   if (clauses.length === 0) throw new Error('An update must change something')
@@ -155,6 +173,18 @@ export function conditionExpression(condition: Condition): ConditionParts {
   const p = new Placeholders()
   const ConditionExpression = condition(p)
   return { ConditionExpression, ...p.parts() }
+}
+
+export interface ProjectionParts {
+  ProjectionExpression: string
+  ExpressionAttributeNames: Record<string, string>
+}
+
+/** The attributes a read returns (`a.b` is a map attribute's key), for GetItem and BatchGetItem. */
+export function projectionExpression(attrs: readonly string[]): ProjectionParts {
+  const p = new Placeholders()
+  const ProjectionExpression = attrs.map((attr) => p.name(attr)).join(', ')
+  return { ProjectionExpression, ExpressionAttributeNames: p.parts().ExpressionAttributeNames ?? {} }
 }
 
 export interface QueryParts extends ExpressionParts {

@@ -10,6 +10,11 @@ export interface RetryOptions {
   readonly tries?: number
   /** Whether the error means "changed meanwhile": by default a refusal named `stale`. */
   readonly isConflict?: (err: unknown) => boolean
+  /**
+   * The longest pause between two tries. The backoff doubles per lost race, so a change that
+   * expects many racers (appends to one course) caps it to keep its many tries short.
+   */
+  readonly maxDelayMs?: number
 }
 
 export const isStale = (err: unknown): boolean => err instanceof WriteRefused && err.has('stale')
@@ -24,14 +29,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  */
 export async function retryOnConflict<T>(
   attempt: (tryNumber: number) => Promise<T>,
-  { tries = 4, isConflict = isStale }: RetryOptions = {},
+  { tries = 4, isConflict = isStale, maxDelayMs = 1_000 }: RetryOptions = {},
 ): Promise<T> {
   for (let n = 0; ; n++) {
     try {
       return await attempt(n)
     } catch (err) {
       if (!isConflict(err) || n + 1 >= tries) throw err
-      await sleep(Math.random() * 10 * 2 ** n)
+      await sleep(Math.random() * Math.min(maxDelayMs, 10 * 2 ** n))
     }
   }
 }

@@ -3,6 +3,7 @@ import {
   cond,
   conditionExpression,
   isEmptyUpdate,
+  projectionExpression,
   queryExpression,
   updateExpression,
 } from '../../../shared/store/expression.ts'
@@ -44,6 +45,23 @@ describe('Function: updateExpression', () => {
     expect(out.ExpressionAttributeValues).toEqual({ ':v0': 'b', ':v1': 'a' })
   })
 
+  it('adds elements to and deletes elements from set attributes, leaving empty sets out', () => {
+    // Act
+    const out = updateExpression({
+      add: { group_ids: new Set(['g1']), tags: new Set<string>() },
+      delete: { role_ids: new Set(['r1', 'r2']), other: new Set<string>() },
+    })
+
+    // Assess
+    expect(out).toEqual({
+      UpdateExpression: 'ADD #n0 :v0 DELETE #n1 :v1',
+      ExpressionAttributeNames: { '#n0': 'group_ids', '#n1': 'role_ids' },
+      ExpressionAttributeValues: { ':v0': new Set(['g1']), ':v1': new Set(['r1', 'r2']) },
+    })
+    expect(isEmptyUpdate({ add: { tags: new Set() }, delete: { other: new Set() } })).toBe(true)
+    expect(isEmptyUpdate({ delete: { other: new Set(['x']) } })).toBe(false)
+  })
+
   it('refuses an update that changes nothing', () => {
     expect(() => updateExpression({ add: { n: 0 } })).toThrow('must change something')
     expect(isEmptyUpdate({ add: { n: 0 }, set: {} })).toBe(true)
@@ -76,6 +94,15 @@ describe('Function: conditionExpression', () => {
     expect(conditionExpression(cond.notExists())).toEqual({
       ConditionExpression: 'attribute_not_exists(#n0)',
       ExpressionAttributeNames: { '#n0': 'pk' },
+    })
+  })
+})
+
+describe('Function: projectionExpression', () => {
+  it('names every attribute, a map key as a path of two names', () => {
+    expect(projectionExpression(['id', 'title', 'settings.ceu'])).toEqual({
+      ProjectionExpression: '#n0, #n1, #n2.#n3',
+      ExpressionAttributeNames: { '#n0': 'id', '#n1': 'title', '#n2': 'settings', '#n3': 'ceu' },
     })
   })
 })

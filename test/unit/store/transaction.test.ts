@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb'
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { mockClient } from 'aws-sdk-client-mock'
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { commit } from '../../../shared/store/transaction.ts'
 import { WriteRefused } from '../../../shared/store/store-errors.ts'
 import { retryOnConflict } from '../../../shared/store/optimistic.ts'
@@ -98,5 +98,26 @@ describe('Function: retryOnConflict', () => {
       }),
     ).rejects.toThrow('email_taken')
     expect(calls).toBe(1)
+  })
+
+  it('caps the pause between tries at maxDelayMs, so many tries stay short', async () => {
+    // Prepare: the longest pause every time; uncapped, the 11th would be 10 s
+    vi.useFakeTimers()
+    vi.spyOn(Math, 'random').mockReturnValue(0.999)
+    let calls = 0
+    const settled = vi.fn()
+
+    // Act
+    void retryOnConflict(
+      () => (++calls < 12 ? Promise.reject(new WriteRefused(['stale'])) : Promise.resolve('done')),
+      { tries: 12, maxDelayMs: 50 },
+    ).then(settled)
+    await vi.advanceTimersByTimeAsync(11 * 50)
+
+    // Assess
+    expect(settled).toHaveBeenCalledWith('done')
+    expect(calls).toBe(12)
+    vi.restoreAllMocks()
+    vi.useRealTimers()
   })
 })
