@@ -7,16 +7,16 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { User } from '../domain/users/user.ts'
 import {
   changeMemberships,
+  deleteGroup as deleteStoredGroup,
   existingMemberships,
   getGroup as getStoredGroup,
-  GroupNameTakenError,
   insertGroup,
   listGroups as listStoredGroups,
   listMemberEdges,
-  softDeleteGroup,
-  StaleGroupError,
-  updateGroup as updateStoredGroup,
+  saveGroup,
 } from '../store/groups-store.ts'
+import { isStale, retryOnConflict } from '../store/optimistic.ts'
+import { WriteRefused } from '../store/store-errors.ts'
 import { batchGetUsers, listAllUsers } from '../store/users-store.ts'
 
 const nowIso = () => new Date().toISOString()
@@ -61,6 +61,8 @@ export async function listGroups(
 
 const nameTaken = () => new ConflictError('group.name_taken', 'A group with this name already exists')
 
+const refused = (err: unknown, refusal: string) => err instanceof WriteRefused && err.has(refusal)
+
 export async function createGroup(
   tenant: TenantContext,
   input: CreateGroupInput,
@@ -82,7 +84,7 @@ export async function createGroup(
   try {
     await insertGroup(tenant, group)
   } catch (err) {
-    if (err instanceof GroupNameTakenError) throw nameTaken()
+    if (refused(err, 'name_taken')) throw nameTaken()
     throw err
   }
   return withDynamicCount(tenant, group)
@@ -94,22 +96,42 @@ export async function updateGroup(
   input: UpdateGroupInput,
   at = nowIso(),
 ): Promise<Group> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const current = await getGroup(tenant, id)
-    try {
-      return await updateStoredGroup(tenant, current, input, at)
-    } catch (err) {
-      if (err instanceof GroupNameTakenError) throw nameTaken()
-      if (!(err instanceof StaleGroupError)) throw err
-    }
+  try {
+    return await retryOnConflict(
+      async () => {
+        const before = await getGroup(tenant, id)
+        const after: Group = {
+          ...before,
+          name: input.name ?? before.name,
+          description: input.description !== undefined ? input.description : before.description,
+          updatedAt: at,
+        }
+        try {
+          await saveGroup(tenant, { before, after })
+        } catch (err) {
+          // A taken name is the answer even when the group also changed meanwhile.
+          if (refused(err, 'name_taken')) throw nameTaken()
+          throw err
+        }
+        return after
+      },
+      { tries: 3 },
+    )
+  } catch (err) {
+    if (isStale(err)) throw new ConflictError('group.concurrent_update', 'The group changed meanwhile; retry')
+    throw err
   }
-  throw new ConflictError('group.concurrent_update', 'The group changed meanwhile; retry')
 }
 
 /** Soft delete: hidden everywhere, name reusable; members stay users and lose the association. */
 export async function deleteGroup(tenant: TenantContext, id: string, at = nowIso()): Promise<void> {
   const group = await getGroup(tenant, id)
-  if (!(await softDeleteGroup(tenant, group, at))) throw new NotFoundError('group')
+  try {
+    await deleteStoredGroup(tenant, group, at)
+  } catch (err) {
+    if (refused(err, 'not_found')) throw new NotFoundError('group')
+    throw err
+  }
   const edges = await listMemberEdges(tenant, id)
   await changeMemberships(
     tenant,

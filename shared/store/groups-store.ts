@@ -3,68 +3,105 @@
  * plus the group id in the user's `group_ids` set (user → groups, read with the user), written
  * together with the group's member_count in one transaction, so count and members never drift.
  */
-import type { DynamicRule, Group } from '../domain/groups/group.ts'
+import * as v from 'valibot'
+import { dynamicRuleAttributes, type Group } from '../domain/groups/group.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { batchGet, getItem, queryAll, type Item } from './db.ts'
+import { decodeItem, nullable, withDefault } from './decode.ts'
 import {
-  batchGet,
-  getItem,
-  queryAll,
-  transact,
-  TransactionConditionFailed,
-  type Item,
-  type TransactItem,
-} from './db.ts'
+  cond,
+  conditionExpression,
+  projectionExpression,
+  queryExpression,
+  updateExpression,
+} from './expression.ts'
 import { keys } from './keys.ts'
+import { WriteRefused } from './store-errors.ts'
+import { commit, type Step } from './transaction.ts'
 
-function toGroup(item: Item): Group {
+/**
+ * What a refused group write means: `name_taken` (another live group has the name, ignoring
+ * case), `stale` (the group changed or was deleted since it was read), `not_found` (deleted
+ * already), `group_exists`.
+ */
+export type GroupRefusal = 'name_taken' | 'stale' | 'not_found' | 'group_exists'
+
+const GroupItem = v.object({
+  id: v.string(),
+  name: v.string(),
+  description: nullable(v.string()),
+  member_count: withDefault(v.number(), 0),
+  kind: withDefault(v.picklist(['static', 'dynamic']), 'static'),
+  rule: nullable(v.object({ attribute: v.picklist(dynamicRuleAttributes), equals: v.string() })),
+  created_at: v.string(),
+  updated_at: v.string(),
+  deleted_at: nullable(v.string()),
+})
+
+/** @returns undefined for a deleted group, which is hidden everywhere */
+function liveGroupFromItem(item: Item): Group | undefined {
+  const i = decodeItem('group', GroupItem, item)
+  if (i.deleted_at !== null) return undefined
   return {
-    id: item.id as string,
-    name: item.name as string,
-    description: (item.description as string | null | undefined) ?? null,
-    memberCount: (item.member_count as number | undefined) ?? 0,
-    kind: (item.kind as Group['kind'] | undefined) ?? 'static',
-    rule: (item.rule as DynamicRule | null | undefined) ?? null,
-    createdAt: item.created_at as string,
-    updatedAt: item.updated_at as string,
+    id: i.id,
+    name: i.name,
+    description: i.description,
+    memberCount: i.member_count,
+    kind: i.kind,
+    rule: i.rule,
+    createdAt: i.created_at,
+    updatedAt: i.updated_at,
   }
 }
 
-const isLive = (item: Item) => item.deleted_at === undefined || item.deleted_at === null
+const live = (items: Item[]): Group[] => items.flatMap((item) => liveGroupFromItem(item) ?? [])
+
+export function getGroupParams(tenant: TenantContext, id: string) {
+  return { Key: keys.group(tenant, id) }
+}
 
 export async function getGroup(tenant: TenantContext, id: string): Promise<Group | undefined> {
-  const item = await getItem(keys.group(tenant, id))
-  return item && isLive(item) ? toGroup(item) : undefined
+  const item = await getItem(getGroupParams(tenant, id).Key)
+  return item ? liveGroupFromItem(item) : undefined
 }
 
 export async function getGroups(tenant: TenantContext, ids: readonly string[]): Promise<Group[]> {
-  const items = await batchGet(ids.map((id) => keys.group(tenant, id)))
-  return items.filter(isLive).map(toGroup)
+  return live(await batchGet(ids.map((id) => keys.group(tenant, id))))
+}
+
+export function listGroupsParams(tenant: TenantContext) {
+  return queryExpression({
+    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.groupPrefix)),
+  })
 }
 
 /** All live groups of the tenant (groups number in the hundreds, not millions: one Query). */
 export async function listGroups(tenant: TenantContext): Promise<Group[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.groupPrefix },
-  })
-  return items.filter(isLive).map(toGroup)
+  return live(await queryAll(listGroupsParams(tenant)))
 }
 
-export class GroupNameTakenError extends Error {}
-export class StaleGroupError extends Error {}
+/** Names are unique among live groups ignoring case: a guard item keyed by the lower-cased name. */
+const nameGuardKey = (tenant: TenantContext, name: string) => keys.groupName(tenant, name.toLowerCase())
 
-const nameGuard = (tenant: TenantContext, name: string, groupId: string): TransactItem => ({
-  Put: {
-    Item: { ...keys.groupName(tenant, name.toLowerCase()), type: 'group_name_guard', group_id: groupId },
-    ConditionExpression: 'attribute_not_exists(pk)',
+const nameGuardStep = (tenant: TenantContext, name: string, groupId: string): Step<GroupRefusal> => ({
+  item: {
+    Put: {
+      Item: { ...nameGuardKey(tenant, name), type: 'group_name_guard', group_id: groupId },
+      ...conditionExpression(cond.notExists()),
+    },
   },
+  refusal: 'name_taken',
 })
 
-export async function insertGroup(tenant: TenantContext, group: Group): Promise<void> {
-  try {
-    await transact([
-      nameGuard(tenant, group.name, group.id),
-      {
+const freeNameStep = (tenant: TenantContext, name: string): Step<GroupRefusal> => ({
+  item: { Delete: { Key: nameGuardKey(tenant, name) } },
+})
+
+export function insertGroupSteps(tenant: TenantContext, group: Group): Step<GroupRefusal>[] {
+  return [
+    nameGuardStep(tenant, group.name, group.id),
+    {
+      item: {
         Put: {
           Item: {
             ...keys.group(tenant, group.id),
@@ -72,92 +109,84 @@ export async function insertGroup(tenant: TenantContext, group: Group): Promise<
             id: group.id,
             name: group.name,
             description: group.description,
+            // Members join in their own writes, which move the count.
             member_count: 0,
             kind: group.kind,
             rule: group.rule,
             created_at: group.createdAt,
             updated_at: group.updatedAt,
           },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          ...conditionExpression(cond.notExists()),
         },
       },
-    ])
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed && err.failedAt(0)) throw new GroupNameTakenError()
-    throw err
-  }
+      refusal: 'group_exists',
+    },
+  ]
 }
 
-export async function updateGroup(
+/** @throws WriteRefused<GroupRefusal>: `name_taken` */
+export async function insertGroup(tenant: TenantContext, group: Group): Promise<void> {
+  await commit(insertGroupSteps(tenant, group))
+}
+
+const liveGroup = cond.and(cond.exists(), cond.notExists('deleted_at'))
+
+/**
+ * A rename or new description, conditioned on the group being live and unchanged since `before`
+ * was read; a new name (other than by case) takes its guard and frees the old one.
+ */
+export function saveGroupSteps(
   tenant: TenantContext,
-  current: Group,
-  changes: { name?: string; description?: string | null },
-  now: string,
-): Promise<Group> {
-  const renamed = changes.name !== undefined && changes.name.toLowerCase() !== current.name.toLowerCase()
-  const sets = ['updated_at = :now']
-  const values: Record<string, unknown> = { ':now': now, ':expected': current.updatedAt }
-  if (changes.name !== undefined) {
-    sets.push('#name = :name')
-    values[':name'] = changes.name
+  change: { readonly before: Group; readonly after: Group },
+): Step<GroupRefusal>[] {
+  const { before, after } = change
+  const renamed = after.name.toLowerCase() !== before.name.toLowerCase()
+  const set = {
+    ...(after.name !== before.name ? { name: after.name } : {}),
+    ...(after.description !== before.description ? { description: after.description } : {}),
+    updated_at: after.updatedAt,
   }
-  if (changes.description !== undefined) {
-    sets.push('description = :description')
-    values[':description'] = changes.description
-  }
-  try {
-    await transact([
-      ...(renamed && changes.name !== undefined
-        ? [
-            nameGuard(tenant, changes.name, current.id),
-            { Delete: { Key: keys.groupName(tenant, current.name.toLowerCase()) } },
-          ]
-        : []),
-      {
+  return [
+    ...(renamed ? [nameGuardStep(tenant, after.name, after.id), freeNameStep(tenant, before.name)] : []),
+    {
+      item: {
         Update: {
-          Key: keys.group(tenant, current.id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression:
-            'attribute_exists(pk) AND attribute_not_exists(deleted_at) AND updated_at = :expected',
-          ...(changes.name !== undefined ? { ExpressionAttributeNames: { '#name': 'name' } } : {}),
-          ExpressionAttributeValues: values,
+          Key: keys.group(tenant, before.id),
+          ...updateExpression({ set }, cond.and(liveGroup, cond.eq('updated_at', before.updatedAt))),
         },
       },
-    ])
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed) {
-      if (renamed && err.failedAt(0)) throw new GroupNameTakenError()
-      throw new StaleGroupError()
-    }
-    throw err
-  }
-  return {
-    ...current,
-    ...(changes.name !== undefined ? { name: changes.name } : {}),
-    ...(changes.description !== undefined ? { description: changes.description } : {}),
-    updatedAt: now,
-  }
+      refusal: 'stale',
+    },
+  ]
+}
+
+/** @throws WriteRefused<GroupRefusal>: `name_taken`, `stale` */
+export async function saveGroup(
+  tenant: TenantContext,
+  change: { readonly before: Group; readonly after: Group },
+): Promise<void> {
+  await commit(saveGroupSteps(tenant, change))
 }
 
 /** Marks the group deleted and frees its name, atomically; memberships are unlinked after. */
-export async function softDeleteGroup(tenant: TenantContext, current: Group, now: string): Promise<boolean> {
-  try {
-    await transact([
-      {
+export function deleteGroupSteps(tenant: TenantContext, group: Group, now: string): Step<GroupRefusal>[] {
+  return [
+    {
+      item: {
         Update: {
-          Key: keys.group(tenant, current.id),
-          UpdateExpression: 'SET deleted_at = :now, updated_at = :now',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at)',
-          ExpressionAttributeValues: { ':now': now },
+          Key: keys.group(tenant, group.id),
+          ...updateExpression({ set: { deleted_at: now, updated_at: now } }, liveGroup),
         },
       },
-      { Delete: { Key: keys.groupName(tenant, current.name.toLowerCase()) } },
-    ])
-    return true
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed) return false
-    throw err
-  }
+      refusal: 'not_found',
+    },
+    freeNameStep(tenant, group.name),
+  ]
+}
+
+/** @throws WriteRefused<GroupRefusal>: `not_found` when the group was deleted meanwhile */
+export async function deleteGroup(tenant: TenantContext, group: Group, now: string): Promise<void> {
+  await commit(deleteGroupSteps(tenant, group, now))
 }
 
 export interface Membership {
@@ -170,30 +199,53 @@ export interface MemberEdge {
   readonly addedAt: string
 }
 
-export async function listMemberEdges(tenant: TenantContext, groupId: string): Promise<MemberEdge[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: {
-      ':pk': keys.tenantPartition(tenant),
-      ':sk': keys.groupMemberPrefix(groupId),
-    },
+const MemberItem = v.object({ user_id: v.string(), group_id: v.string(), added_at: v.string() })
+const MemberPairItem = v.object({ user_id: v.string(), group_id: v.string() })
+
+export function listMemberEdgesParams(tenant: TenantContext, groupId: string) {
+  return queryExpression({
+    key: cond.and(
+      cond.eq('pk', keys.tenantPartition(tenant)),
+      cond.beginsWith('sk', keys.groupMemberPrefix(groupId)),
+    ),
   })
-  return items.map((i) => ({ userId: i.user_id as string, addedAt: i.added_at as string }))
 }
 
+export async function listMemberEdges(tenant: TenantContext, groupId: string): Promise<MemberEdge[]> {
+  const items = await queryAll(listMemberEdgesParams(tenant, groupId))
+  return items.map((item) => {
+    const i = decodeItem('group member', MemberItem, item)
+    return { userId: i.user_id, addedAt: i.added_at }
+  })
+}
+
+export function existingMembershipsParams(tenant: TenantContext, pairs: readonly Membership[]) {
+  return {
+    Keys: pairs.map((p) => keys.groupMember(tenant, p.groupId, p.userId)),
+    ...projectionExpression(['user_id', 'group_id']),
+  }
+}
+
+/** @returns `groupId/userId` of each pair that is a membership */
 export async function existingMemberships(
   tenant: TenantContext,
   pairs: readonly Membership[],
 ): Promise<Set<string>> {
-  const items = await batchGet(
-    pairs.map((p) => keys.groupMember(tenant, p.groupId, p.userId)),
-    'user_id, group_id',
+  const p = existingMembershipsParams(tenant, pairs)
+  const items = await batchGet(p.Keys, p.ProjectionExpression, p.ExpressionAttributeNames)
+  return new Set(
+    items.map((item) => {
+      const i = decodeItem('group member', MemberPairItem, item)
+      return `${i.group_id}/${i.user_id}`
+    }),
   )
-  return new Set(items.map((i) => `${i.group_id as string}/${i.user_id as string}`))
 }
 
-type Slot =
-  { kind: 'member'; pair: Membership } | { kind: 'user'; userId: string } | { kind: 'group'; groupId: string }
+/** What a failed condition in a membership transaction rules out: one pair, a user, or a group. */
+export type MembershipRefusal =
+  | { readonly kind: 'member'; readonly pair: Membership }
+  | { readonly kind: 'user'; readonly userId: string }
+  | { readonly kind: 'group'; readonly groupId: string }
 
 export interface MembershipOptions {
   /** Only active users may join (the member-add route); a user being created may be inactive. */
@@ -204,6 +256,74 @@ export interface MembershipOptions {
 
 /** Each item may appear once per transaction: with one group and many users, 49 members fill it. */
 const PAIRS_PER_TRANSACTION = 49
+
+/**
+ * One transaction adding (sign 1) or removing (sign -1) the pairs: each pair's member item, each
+ * user's `group_ids`, each group's count; each condition refuses what it rules out.
+ */
+export function membershipSteps(
+  tenant: TenantContext,
+  pairs: readonly Membership[],
+  sign: 1 | -1,
+  options: MembershipOptions,
+  now: string,
+): Step<MembershipRefusal>[] {
+  const members = pairs.map((pair): Step<MembershipRefusal> => {
+    const key = keys.groupMember(tenant, pair.groupId, pair.userId)
+    const item =
+      sign === 1
+        ? {
+            Put: {
+              Item: {
+                ...key,
+                type: 'group_member',
+                group_id: pair.groupId,
+                user_id: pair.userId,
+                added_at: now,
+              },
+              ...conditionExpression(cond.notExists()),
+            },
+          }
+        : { Delete: { Key: key, ...conditionExpression(cond.exists()) } }
+    return { item, refusal: { kind: 'member', pair } }
+  })
+  const users = [...new Set(pairs.map((p) => p.userId))].map((userId): Step<MembershipRefusal> => {
+    const groupIds = new Set(pairs.filter((p) => p.userId === userId).map((p) => p.groupId))
+    const update = sign === 1 ? { add: { group_ids: groupIds } } : { delete: { group_ids: groupIds } }
+    const mayJoin =
+      sign === 1 && options.requireActiveUser
+        ? cond.and(cond.exists(), cond.eq('is_active', true))
+        : cond.exists()
+    return {
+      item: { Update: { Key: keys.user(tenant, userId), ...updateExpression(update, mayJoin) } },
+      refusal: { kind: 'user', userId },
+    }
+  })
+  const groups = options.countOnGroup
+    ? [...new Set(pairs.map((p) => p.groupId))].map((groupId): Step<MembershipRefusal> => {
+        const n = pairs.filter((p) => p.groupId === groupId).length
+        const staticLiveGroup = cond.and(liveGroup, cond.eq('kind', 'static'))
+        return {
+          item: {
+            Update: {
+              Key: keys.group(tenant, groupId),
+              ...updateExpression({ add: { member_count: sign * n } }, staticLiveGroup),
+            },
+          },
+          refusal: { kind: 'group', groupId },
+        }
+      })
+    : []
+  return [...members, ...users, ...groups]
+}
+
+const ruledOut = (refusals: readonly MembershipRefusal[]) => (p: Membership) =>
+  refusals.some(
+    (r) =>
+      (r.kind === 'member' && r.pair === p) ||
+      (r.kind === 'user' && r.userId === p.userId) ||
+      (r.kind === 'group' && r.groupId === p.groupId),
+  )
 
 /**
  * Adds (sign 1) or removes (sign -1) memberships in transactions of at most 100 items. A pair whose
@@ -220,87 +340,19 @@ export async function changeMemberships(
   const changed: Membership[] = []
   for (let i = 0; i < pairs.length; i += PAIRS_PER_TRANSACTION) {
     let chunk = pairs.slice(i, i + PAIRS_PER_TRANSACTION)
-    for (let attempt = 0; chunk.length > 0 && attempt <= PAIRS_PER_TRANSACTION; attempt++) {
-      const { items, slots } = membershipTransaction(tenant, chunk, sign, options, now)
+    // Each refusal drops at least one pair, so a chunk settles within its size.
+    while (chunk.length > 0) {
       try {
-        await transact(items)
+        await commit(membershipSteps(tenant, chunk, sign, options, now))
         changed.push(...chunk)
         break
       } catch (err) {
-        if (!(err instanceof TransactionConditionFailed)) throw err
-        const failed = slots.filter((_, idx) => err.failedAt(idx))
-        chunk = chunk.filter(
-          (p) =>
-            !failed.some(
-              (s) =>
-                (s.kind === 'member' && s.pair === p) ||
-                (s.kind === 'user' && s.userId === p.userId) ||
-                (s.kind === 'group' && s.groupId === p.groupId),
-            ),
-        )
+        if (!(err instanceof WriteRefused)) throw err
+        const rest = chunk.filter((p) => !ruledOut((err as WriteRefused<MembershipRefusal>).refusals)(p))
+        if (rest.length === chunk.length) throw err
+        chunk = rest
       }
     }
   }
   return changed
-}
-
-function membershipTransaction(
-  tenant: TenantContext,
-  chunk: readonly Membership[],
-  sign: 1 | -1,
-  options: MembershipOptions,
-  now: string,
-): { items: TransactItem[]; slots: Slot[] } {
-  const items: TransactItem[] = []
-  const slots: Slot[] = []
-  for (const pair of chunk) {
-    const key = keys.groupMember(tenant, pair.groupId, pair.userId)
-    items.push(
-      sign === 1
-        ? {
-            Put: {
-              Item: {
-                ...key,
-                type: 'group_member',
-                group_id: pair.groupId,
-                user_id: pair.userId,
-                added_at: now,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          }
-        : { Delete: { Key: key, ConditionExpression: 'attribute_exists(pk)' } },
-    )
-    slots.push({ kind: 'member', pair })
-  }
-  for (const userId of new Set(chunk.map((p) => p.userId))) {
-    const groupIds = new Set(chunk.filter((p) => p.userId === userId).map((p) => p.groupId))
-    const activeGuard = sign === 1 && options.requireActiveUser
-    items.push({
-      Update: {
-        Key: keys.user(tenant, userId),
-        UpdateExpression: `${sign === 1 ? 'ADD' : 'DELETE'} group_ids :g`,
-        ConditionExpression: activeGuard
-          ? 'attribute_exists(pk) AND is_active = :true'
-          : 'attribute_exists(pk)',
-        ExpressionAttributeValues: activeGuard ? { ':g': groupIds, ':true': true } : { ':g': groupIds },
-      },
-    })
-    slots.push({ kind: 'user', userId })
-  }
-  if (options.countOnGroup) {
-    for (const groupId of new Set(chunk.map((p) => p.groupId))) {
-      const n = chunk.filter((p) => p.groupId === groupId).length
-      items.push({
-        Update: {
-          Key: keys.group(tenant, groupId),
-          UpdateExpression: 'ADD member_count :n',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deleted_at) AND kind = :static',
-          ExpressionAttributeValues: { ':n': sign * n, ':static': 'static' },
-        },
-      })
-      slots.push({ kind: 'group', groupId })
-    }
-  }
-  return { items, slots }
 }
