@@ -228,6 +228,35 @@ describe('CLI: lms learner', () => {
     expect(await events(t, 'enrollment.completed')).toEqual([])
   })
 
+  it('keeps started_at at the earliest and last_activity_at at the latest activity when a backdated activity arrives late', async () => {
+    // Prepare
+    const t = await newTenant()
+    const k = await course(t, [{ title: 'Watch', module_type: 'video' }])
+    const watch = k.modules[0] as { id: string; title: string }
+    const e = await enroll(t, (await user(t)).id, k.id)
+    const later = await learner(
+      t,
+      'progress-module',
+      e.id,
+      watch.id,
+      '--time-spent',
+      '30',
+      '--at',
+      '2026-03-01T10:30:00Z',
+    )
+
+    // Act
+    const backdated = await learner(t, 'start-module', e.id, watch.id, '--at', '2026-03-01T10:00:00Z')
+
+    // Assess
+    expect([later.code, backdated.code]).toEqual([0, 0])
+    const progress = (await t.api.get(`/api/v1/enrollments/${e.id}/progress`)).body.data
+    expect(progress).toMatchObject({ time_spent_seconds: 30, last_activity_at: '2026-03-01T10:30:00.000Z' })
+    expect((await t.api.get(`/api/v1/enrollments/${e.id}`)).body.data.started_at).toBe(
+      '2026-03-01T10:00:00.000Z',
+    )
+  })
+
   it('refuses a score outside 0..100 (400), a module of another course (404) and a dropped enrollment (422)', async () => {
     // Prepare
     const t = await newTenant()

@@ -85,6 +85,14 @@ export interface ActivityChange {
   readonly at: string
 }
 
+/**
+ * Activity can arrive out of order (a backdated `--at`, a package syncing late): a start is the
+ * earliest activity and the last activity the latest, whatever order they were recorded in.
+ * Timestamps are normalized ISO UTC, so they compare as strings.
+ */
+const earliest = (kept: string | null, at: string) => (kept !== null && kept < at ? kept : at)
+const latest = (kept: string | null, at: string) => (kept !== null && kept > at ? kept : at)
+
 /** The learner's activity applied to the enrollment: module state, time, progress. */
 export function applyActivity(e: Enrollment, modules: readonly Module[], change: ActivityChange): Enrollment {
   const before = e.modules[change.moduleId] ?? notStarted
@@ -94,17 +102,17 @@ export function applyActivity(e: Enrollment, modules: readonly Module[], change:
     status: before.status === 'completed' || change.kind === 'complete' ? 'completed' : 'in_progress',
     score: change.score !== undefined && change.score !== null ? change.score : before.score,
     timeSpentSeconds: before.timeSpentSeconds + added,
-    startedAt: before.startedAt ?? change.at,
+    startedAt: earliest(before.startedAt, change.at),
     completedAt: completing ? change.at : before.completedAt,
-    lastActivityAt: change.at,
+    lastActivityAt: latest(before.lastActivityAt, change.at),
   }
   const nextModules = { ...e.modules, [change.moduleId]: moduleState }
   return {
     ...e,
     modules: nextModules,
-    startedAt: e.startedAt ?? change.at,
+    startedAt: earliest(e.startedAt, change.at),
     timeSpentSeconds: e.timeSpentSeconds + added,
-    lastActivityAt: change.at,
+    lastActivityAt: latest(e.lastActivityAt, change.at),
     progressPercent: progressPercent(modules, nextModules),
     score: enrollmentScore(nextModules),
     updatedAt: change.at,

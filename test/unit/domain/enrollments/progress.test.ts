@@ -366,6 +366,33 @@ describe('Function: applyActivity', () => {
       expect(isComplete(course, e.modules)).toBe(true)
     })
   })
+
+  describe('out-of-order activity (a backdated --at, an offline package syncing late)', () => {
+    it('never moves last activity backwards when an earlier activity arrives after a later one', () => {
+      // Act
+      const e = play([
+        { moduleId: watch.id, kind: 'progress', timeSpentSeconds: 10, at: t(30) },
+        { moduleId: watch.id, kind: 'progress', timeSpentSeconds: 10, at: t(10) },
+      ])
+
+      // Assess
+      expect(e.lastActivityAt).toBe(t(30))
+      expect(e.modules[watch.id]?.lastActivityAt).toBe(t(30))
+      expect(e.timeSpentSeconds).toBe(20)
+    })
+
+    it('keeps the earliest start when an earlier activity arrives after a later one', () => {
+      // Act
+      const e = play([
+        { moduleId: watch.id, kind: 'progress', at: t(30) },
+        { moduleId: watch.id, kind: 'start', at: t(10) },
+      ])
+
+      // Assess
+      expect(e.startedAt).toBe(t(10))
+      expect(e.modules[watch.id]?.startedAt).toBe(t(10))
+    })
+  })
 })
 
 describe('Function: progressPercent', () => {
