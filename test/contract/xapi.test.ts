@@ -12,7 +12,8 @@ import type { StatementDelivery } from '../../shared/domain/xapi/delivery.ts'
 import { lms } from '../helpers/cli.ts'
 import { startRecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-import { sleep, until } from '../helpers/until.ts'
+import { untilAllRelayed } from '../helpers/outbox.ts'
+import { until } from '../helpers/until.ts'
 
 const SECRET = 'lrs-secret-Zq9x'
 
@@ -191,16 +192,34 @@ describe('xAPI: the connection', () => {
     // Act
     await connect(s.t.tenant, { endpoint: b.endpoint }, 'test')
     const [row] = await logOf(s.t, (rows) => rows[0]?.status === 'failed')
-    await sleep(1500)
+    // Made for store a: a manual retry does not send it to b either.
+    const retryOne = retryStatement(s.t.tenant, row?.id ?? '', 'test')
+    await expect(retryOne).rejects.toThrow(/another record store/)
+    const retryAll = await retryAllFailed(s.t.tenant, 'test')
+    // Barrier: activity after the move makes statements for b (module 1 and the course), which arrive.
+    await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 1), kind: 'complete' })
+    const log = await logOf(
+      s.t,
+      (rows) => rows.length === 3 && rows.every((r) => r.id === row?.id || r.status === 'delivered'),
+    )
 
     // Assess
     expect(row).toMatchObject({ status: 'failed', reason: 'disconnected' })
-    expect(b.requests).toHaveLength(0)
-    // Made for store a: a manual retry does not send it to b either.
-    await expect(retryStatement(s.t.tenant, row?.id ?? '', 'test')).rejects.toThrow(/another record store/)
-    expect(await retryAllFailed(s.t.tenant, 'test')).toEqual([])
-    await sleep(1000)
-    expect(b.requests).toHaveLength(0)
+    expect(retryAll).toEqual([])
+    const later = log.filter((r) => r.id !== row?.id)
+    expect(later.map((r) => r.status)).toEqual(['delivered', 'delivered'])
+    expect(b.requests).toHaveLength(2)
+    expect(
+      b
+        .statements()
+        .map((x) => x.statementId)
+        .sort(),
+    ).toEqual(later.map((r) => r.id).sort())
+    expect(log.find((r) => r.id === row?.id)).toMatchObject({
+      status: 'failed',
+      reason: 'disconnected',
+      attempts: row?.attempts,
+    })
   })
 
   it('refuses private, metadata and internal endpoints, and a URL that includes /statements', async () => {
@@ -308,17 +327,21 @@ describe('xAPI: statements', () => {
 
     // Act
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 0), kind: 'complete' })
-    await sleep(1500)
+    // Relayed while nothing is connected.
+    await untilAllRelayed(s.t.tenant)
     await connectCli(s.t, lrs.endpoint)
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 1), kind: 'complete' })
     await lrs.waitFor(1)
     const disconnected = await lms('lrs', 'disconnect', '--tenant', s.t.slug)
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 2), kind: 'complete' })
-    await sleep(2500)
+    // Barrier: every event is relayed, so every statement they will ever make is in the log.
+    await untilAllRelayed(s.t.tenant)
+    const log = await logOf(s.t, (rows) => rows.every((r) => r.status === 'delivered'))
 
     // Assess
     expect(disconnected.code).toBe(0)
     expect(Date.parse(disconnected.json.disconnected_at)).not.toBeNaN()
+    expect(log.map((r) => r.status)).toEqual(['delivered'])
     const sent = lrs.statements()
     expect(sent).toHaveLength(1)
     expect((sent[0]?.body.object as { id: string }).id).toBe(
@@ -330,22 +353,35 @@ describe('xAPI: statements', () => {
   it('stops a pending statement at once on disconnect (failed, reason disconnected)', async () => {
     // Prepare
     const s = await setup(['video', 'video'])
-    const lrs = await startRecordStore(() => ({ status: 503 }))
+    let accept = false
+    const lrs = await startRecordStore(() => ({ status: accept ? 204 : 503 }))
     await connectCli(s.t, lrs.endpoint)
 
     // Act
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 0), kind: 'complete' })
     await lrs.waitFor(1)
     await lms('lrs', 'disconnect', '--tenant', s.t.slug)
+    const [row] = await logOf(s.t, (rows) => rows[0]?.status === 'failed')
+    // Barrier: connected again to a store that now accepts, later activity (module 1 and the course)
+    // is sent and arrives; an attempt of the stopped statement still on the wire lands before it.
+    accept = true
+    await connectCli(s.t, lrs.endpoint)
+    await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 1), kind: 'complete' })
+    const log = await logOf(
+      s.t,
+      (rows) => rows.length === 3 && rows.every((r) => r.id === row?.id || r.status === 'delivered'),
+    )
 
     // Assess
-    const [row] = await logOf(s.t, (rows) => rows[0]?.status === 'failed')
     expect(row).toMatchObject({ status: 'failed', reason: 'disconnected' })
-    // An attempt already on the wire when the row stopped may still land; none may start after.
-    await sleep(300)
-    const requestsAtDisconnect = lrs.requests.length
-    await sleep(1500)
-    expect(lrs.requests.length).toBe(requestsAtDisconnect)
+    expect(log.find((r) => r.id === row?.id)).toMatchObject({
+      status: 'failed',
+      reason: 'disconnected',
+      attempts: row?.attempts,
+    })
+    // One request per attempt but the last, which found the connection gone; none started after.
+    const stopped = lrs.statements().filter((x) => x.statementId === row?.id)
+    expect(stopped).toHaveLength((row?.attempts ?? 0) - 1)
   })
 })
 
@@ -377,8 +413,8 @@ describe('xAPI: delivery', () => {
 
     // Act
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 0), kind: 'complete' })
+    // The stored outcome is the barrier: a failed row takes no further attempt.
     const [row] = await logOf(s.t, (rows) => rows[0]?.status === 'failed')
-    await sleep(2000)
 
     // Assess
     expect(row).toMatchObject({ status: 'failed', attempts: 1, httpStatus: 400, reason: 'http_400' })
