@@ -24,7 +24,8 @@ import { appendEvent, type PendingEvent } from '../../shared/store/outbox-store.
 import { insertStatement } from '../../shared/store/xapi-store.ts'
 import { startRecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-import { sleep, until } from '../helpers/until.ts'
+import { untilAllRelayed } from '../helpers/outbox.ts'
+import { until } from '../helpers/until.ts'
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
@@ -39,6 +40,7 @@ interface Setup {
   t: TestTenant
   userId: string
   moduleId: string
+  otherModuleId: string
   enrollmentId: string
 }
 
@@ -63,6 +65,7 @@ async function setup(): Promise<Setup> {
     t,
     userId: u.body.data.id as string,
     moduleId: moduleIds[0] ?? '',
+    otherModuleId: moduleIds[1] ?? '',
     enrollmentId: e.body.data.id as string,
   }
 }
@@ -125,24 +128,38 @@ function quietRow(
 
 describe('xAPI rules: the retry schedule', () => {
   it('fails after exactly five attempts on 503, each the same statement id and bytes', async () => {
-    // Prepare
+    // Prepare: the store answers 503 to the first statement it sees, 204 to any other.
     const s = await setup()
-    const lrs = await startRecordStore(() => ({ status: 503 }))
+    let refused: string | null | undefined
+    const lrs = await startRecordStore((_, req) => {
+      const id = new URL(req.url, 'http://store').searchParams.get('statementId')
+      refused ??= id
+      return { status: id === refused ? 503 : 204 }
+    })
     await connect(s.t.tenant, { endpoint: lrs.endpoint, key: 'k', secret: 's' }, 'test')
 
     // Act
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: s.moduleId, kind: 'complete' })
     const [row] = await logOf(s.t, (rows) => rows[0]?.status === 'failed', 40_000)
-    // Proves absence: no sixth attempt follows the last one.
-    await sleep(2500)
+    // Barrier: a later statement (the second module) must arrive; a sixth attempt, or the fifth
+    // still on the wire after a timeout, would have landed before it.
+    await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: s.otherModuleId, kind: 'complete' })
+    await untilAllRelayed(s.t.tenant)
+    const log = await logOf(
+      s.t,
+      (rows) => rows.length > 1 && rows.every((r) => r.id === row?.id || r.status === 'delivered'),
+    )
 
     // Assess
     expect(row).toMatchObject({ status: 'failed', attempts: 5 })
     // The last answer was a 503, unless a stalled machine let that attempt time out first.
     expect(['http_503', 'timeout']).toContain(row?.reason)
-    const sent = lrs.statements()
+    expect(log.find((r) => r.id === row?.id)).toMatchObject({ status: 'failed', attempts: 5 })
+    const later = log.filter((r) => r.id !== row?.id)
+    expect(later.every((r) => r.attempts === 1)).toBe(true)
+    const sent = lrs.statements().filter((x) => x.statementId === row?.id)
     expect(sent).toHaveLength(5)
-    expect(lrs.requests).toHaveLength(5)
+    expect(lrs.requests).toHaveLength(5 + later.length)
     const [first] = sent
     for (const put of sent) {
       expect(put.req.method).toBe('PUT')
@@ -299,17 +316,25 @@ describe('xAPI rules: at-least-once', () => {
     const made = await Promise.all([fanOutStatements(t.tenant, pending), fanOutStatements(t.tenant, pending)])
     await logOf(t, (rows) => rows[0]?.status === 'delivered')
     const again = await fanOutStatements(t.tenant, pending)
-    // Proves absence: no second request follows.
-    await sleep(2000)
+    // Barrier: the relay has handed the event on (its fan-out done), and a later event's statement,
+    // queued after every copy of the first one's message, must arrive.
+    await untilAllRelayed(t.tenant)
+    const later = newEvent(
+      'module.completed',
+      { ...event.data, moduleId: randomUUID() },
+      new Date().toISOString(),
+    )
+    await appendEvent(t.tenant, later)
+    const log = await logOf(t, (rows) => rows.length === 2 && rows.every((r) => r.status === 'delivered'))
 
     // Assess
     expect(made).toEqual([1, 1])
     expect(again).toBe(1)
-    const log = await listLog(t.tenant)
-    expect(log).toHaveLength(1)
-    expect(log[0]).toMatchObject({ eventId: event.id, status: 'delivered', attempts: 1 })
-    expect(lrs.statements()).toHaveLength(1)
-    expect(lrs.statements()[0]?.statementId).toBe(log[0]?.id)
+    const first = log.filter((r) => r.eventId === event.id)
+    expect(first).toHaveLength(1)
+    expect(first[0]).toMatchObject({ eventId: event.id, status: 'delivered', attempts: 1 })
+    expect(lrs.statements().filter((x) => x.statementId === first[0]?.id)).toHaveLength(1)
+    expect(lrs.statements()).toHaveLength(2)
   })
 
   it('makes one request however many copies of an attempt message are handled at once', async () => {
