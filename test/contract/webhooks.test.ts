@@ -15,6 +15,7 @@ import { listAudit } from '../../shared/store/audit-store.ts'
 import { claimAttempt, insertDelivery, recordAttempt } from '../../shared/store/webhooks-store.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { untilAllRelayed } from '../helpers/outbox.ts'
 import { until } from '../helpers/until.ts'
 
 async function createUser(t: TestTenant) {
@@ -93,9 +94,9 @@ describe('Webhooks: delivery', () => {
       (d) => d[0]?.status === 'failed',
       30_000,
     )
+    // The stored outcome is the barrier: a failed delivery takes no sixth attempt.
     expect(d).toMatchObject({ status: 'failed', attempts: 5, httpStatus: 503 })
     expect(d?.responseBody).toHaveLength(4096)
-    await new Promise((res) => setTimeout(res, 1500))
     expect(r.requests).toHaveLength(5)
   }, 60_000)
 
@@ -117,12 +118,16 @@ describe('Webhooks: delivery', () => {
     const r = await startReceiver()
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.deactivated'])
     await createUser(t)
+    // Relayed while the endpoint is live: it did not choose user.created.
+    await untilAllRelayed(t.tenant)
     await deleteEndpoint(t.tenant, endpoint.id)
     const u = await createUser(t)
     await t.api.delete(`/api/v1/users/${u.id}`)
-    await new Promise((res) => setTimeout(res, 2500))
-    expect(r.requests).toHaveLength(0)
+    // Barrier: every event is relayed, so every delivery it will ever make exists by now.
+    const relayed = await untilAllRelayed(t.tenant)
+    expect(relayed.map((e) => e.event)).toContain('user.deactivated')
     expect(await listDeliveries(t.tenant, {})).toHaveLength(0)
+    expect(r.requests).toHaveLength(0)
   })
 
   it('fails at once with endpoint_inactive when the endpoint is deleted between attempts', async () => {
@@ -163,9 +168,9 @@ describe('Webhooks: at-least-once safety', () => {
       (d) => d[0]?.status === 'failed',
     )
 
-    // Assess: five attempts in all (the retry schedule's four plus the first), one request each.
+    // Assess: five attempts in all (the retry schedule's four plus the first), one request each;
+    // the failed row is the barrier: it takes no further attempt.
     expect(done).toMatchObject({ status: 'failed', attempts: 5 })
-    await new Promise((resolve) => setTimeout(resolve, 300))
     expect(r.requests).toHaveLength(5)
   })
 })
@@ -292,11 +297,22 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
     const { createUser: create } = await import('../../shared/services/users-service.ts')
     const { operator } = await import('../../shared/domain/actor.ts')
     await create({ ...t.tenant, plan: 'starter' }, { ...userBody(), role: 'learner' }, operator)
-    await new Promise((res) => setTimeout(res, 2000))
+    // Barrier: relayed while on starter, so every delivery it will ever make exists by now.
+    await untilAllRelayed(t.tenant)
+    expect(await listDeliveries(t.tenant, {})).toHaveLength(0)
     expect(r.requests).toHaveLength(0)
     await updateTenant(t.slug, { plan: 'growth' })
-    await createUser(t)
-    expect(await r.waitFor(1)).toHaveLength(1)
+    const after = await createUser(t)
+    const deliveries = await until(
+      () => listDeliveries(t.tenant, {}),
+      (all) => all[0]?.status === 'delivered',
+    )
+    expect(deliveries).toHaveLength(1)
+    expect(deliveries[0]).toMatchObject({ status: 'delivered', attempts: 1 })
+    expect(r.requests).toHaveLength(1)
+    expect(JSON.parse(r.requests[0]?.raw.toString('utf8') ?? '{}')).toMatchObject({
+      data: { userId: after.id },
+    })
   })
 
   it('refuses URLs that are not https or not public', async () => {
