@@ -7,9 +7,12 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { forwardUnitStatement, recordActivity } from '../../shared/services/learner-service.ts'
 import { connect } from '../../shared/services/lrs-connection-service.ts'
+import { listLog } from '../../shared/services/xapi-service.ts'
 import { lms } from '../helpers/cli.ts'
+import { untilAllRelayed } from '../helpers/outbox.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { until } from '../helpers/until.ts'
 
 interface Setup {
   t: TestTenant
@@ -147,8 +150,33 @@ describe('cmi5: statements to the record store', () => {
     expect(notCmi5.json.error.code).toBe(422)
     expect(noVerb.code).not.toBe(0)
     expect(noVerb.json.error).toMatchObject({ code: 400, message: expect.stringMatching(/statement\.verb/) })
-    await new Promise((r) => setTimeout(r, 1000))
-    expect(s.store.requests).toHaveLength(0)
+    // Barrier: a valid statement sent after the refused ones must arrive, and alone.
+    const valid = randomUUID()
+    const accepted = await lms(
+      'learner',
+      'cmi5-statement',
+      '--tenant',
+      s.t.slug,
+      '--enrollment',
+      s.enrollmentId,
+      '--module',
+      s.cmi5,
+      '--statement',
+      JSON.stringify({
+        id: valid,
+        verb: { id: 'http://adlnet.gov/expapi/verbs/experienced' },
+        object: { id: 'https://x.example/a' },
+      }),
+    )
+    expect(accepted.code).toBe(0)
+    await untilAllRelayed(s.t.tenant)
+    const log = await until(
+      () => listLog(s.t.tenant),
+      (rows) => rows.every((row) => row.status === 'delivered'),
+    )
+    expect(log.map((row) => row.id)).toEqual([valid])
+    expect(s.store.statements().map((x) => x.statementId)).toEqual([valid])
+    expect(s.store.requests).toHaveLength(1)
   })
 })
 

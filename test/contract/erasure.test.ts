@@ -11,6 +11,7 @@ import { attemptStatement, listLog } from '../../shared/services/xapi-service.ts
 import { getConnection, getStatement, insertStatement } from '../../shared/store/xapi-store.ts'
 import { listAudit } from '../../shared/store/audit-store.ts'
 import { lms } from '../helpers/cli.ts'
+import { untilAllRelayed } from '../helpers/outbox.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
@@ -108,14 +109,14 @@ describe('CLI: lms user erase', () => {
     for (const learner of [a, b]) {
       await recordActivity(t.tenant, learner.enrollmentId, { moduleId: modules[1] ?? '', kind: 'complete' })
     }
-    await until(
+    // Barrier: every event is relayed, so every statement it will ever make is in the log.
+    await untilAllRelayed(t.tenant)
+    const after = await until(
       () => listLog(t.tenant),
-      (rows) => rows.length === 3,
+      (rows) => rows.every((row) => row.status === 'delivered'),
     )
-    await store.waitFor(sentBefore + 2)
-    await new Promise((r) => setTimeout(r, 1000))
     // b: module 0 (before), module 1 and the course (both modules done); a: nothing after module 0
-    expect((await listLog(t.tenant)).map((row) => row.userId)).toEqual([b.id, b.id, b.id])
+    expect(after.map((row) => row.userId)).toEqual([b.id, b.id, b.id])
     const sentAfter = store.requests.slice(sentBefore)
     expect(sentAfter).toHaveLength(2)
     expect(sentAfter.some((r) => r.raw.toString('utf8').includes(a.id))).toBe(false)
