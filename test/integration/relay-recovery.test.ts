@@ -92,30 +92,27 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
     cli('webhook', 'create', '--tenant', slug, '--url', `${receiver.url}/hook`, '--events', 'user.created')
     expect(cli('webhook', 'list', '--tenant', slug).data).toHaveLength(1)
     const key = cli('api-key', 'create', '--tenant', slug, '--scopes', 'read,write,admin').key ?? ''
-    const status = await new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify({
-        email: 'saved@example.com',
-        first_name: 'S',
-        last_name: 'B',
-        role: 'learner',
-      })
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/api/v1/users',
-          headers: {
-            host: `${slug}.localhost`,
-            authorization: `Bearer ${key}`,
-            'content-type': 'application/json',
+    const postUser = (email: string, apiPort: number) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ email, first_name: 'S', last_name: 'B', role: 'learner' })
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: apiPort,
+            method: 'POST',
+            path: '/api/v1/users',
+            headers: {
+              host: `${slug}.localhost`,
+              authorization: `Bearer ${key}`,
+              'content-type': 'application/json',
+            },
           },
-        },
-        (res) => (res.resume(), resolve(res.statusCode ?? 0)),
-      )
-      req.on('error', reject)
-      req.end(body)
-    })
+          (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+        )
+        req.on('error', reject)
+        req.end(body)
+      })
+    const status = await postUser('saved@example.com', port)
     expect(status).toBe(201)
     // Kill our process (the API, relay and workers) without any chance to clean up. The database
     // outlives it, as DynamoDB does in AWS: stop DynamoDB Local gracefully, so it keeps what it
@@ -127,7 +124,8 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
     expect(receiver.requests).toHaveLength(0)
 
     // Second life: the relay resumes from the stream and the webhook goes out.
-    const second = start({ PORT: String(await freePort()), LMS_OUTBOX_SWEEP_AFTER_MS: '1000' })
+    const secondPort = await freePort()
+    const second = start({ PORT: String(secondPort), LMS_OUTBOX_SWEEP_AFTER_MS: '1000' })
     await second.ready
     const got = await receiver.waitFor(1, 45_000)
     const said = transcript
@@ -140,8 +138,13 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
       event: 'user.created',
       data: { email: 'saved@example.com' },
     })
-    await new Promise((r) => setTimeout(r, 1500))
-    expect(receiver.requests).toHaveLength(1)
+    // Barrier: an event saved after the recovery must arrive too; the saved one came only once.
+    expect(await postUser('later@example.com', secondPort)).toBe(201)
+    const both = await receiver.waitFor(2, 45_000)
+    const emails = both.map(
+      (r) => (JSON.parse(r.raw.toString('utf8')) as { data: { email: string } }).data.email,
+    )
+    expect(emails.sort(), said).toEqual(['later@example.com', 'saved@example.com'])
     second.child.kill('SIGTERM')
     await new Promise((r) => second.child.once('exit', r))
     await receiver.close()
