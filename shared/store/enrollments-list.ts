@@ -9,7 +9,7 @@ import type { Enrollment, EnrollmentSort, EnrollmentStatus } from '../domain/enr
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { mapLimit } from '../concurrency.ts'
 import { getItem, queryAll, queryCount, queryUpTo } from './db.ts'
-import { toEnrollment } from './enrollments-store.ts'
+import { toEnrollment, toEnrollmentCounters } from './enrollment-items.ts'
 import { indexes, keys } from './keys.ts'
 
 export interface EnrollmentFilters {
@@ -102,9 +102,8 @@ export function groupReadPlan(members: number, tenantEnrollments: number): 'memb
   return tenantEnrollments <= 4 * members ? 'tenant' : 'members'
 }
 
-async function tenantCounters(tenant: TenantContext): Promise<(attr: string) => number> {
-  const counters = (await getItem(keys.counters(tenant))) ?? {}
-  return (attr) => (counters[attr] as number | undefined) ?? 0
+async function tenantCounters(tenant: TenantContext) {
+  return toEnrollmentCounters(await getItem(keys.counters(tenant)))
 }
 
 async function listGroupEnrollments(
@@ -113,7 +112,7 @@ async function listGroupEnrollments(
   q: EnrollmentListQuery,
 ): Promise<{ items: Enrollment[]; total: number }> {
   const counter = await tenantCounters(tenant)
-  if (groupReadPlan(userIds.size, counter('enrollments_total')) === 'tenant') {
+  if (groupReadPlan(userIds.size, counter.total) === 'tenant') {
     return page((await queryAll(tenantIndexQuery(tenant, q))).map(toEnrollment), q)
   }
   const lists = await mapLimit([...userIds], MEMBER_QUERIES_IN_FLIGHT, (id) =>
@@ -166,11 +165,7 @@ export async function listEnrollments(
   const input = tenantIndexQuery(tenant, q)
   const counter = await tenantCounters(tenant)
   const onlyStatus = !q.dueBefore && !q.dueAfter && !q.createdAfter
-  const known = onlyStatus
-    ? q.status
-      ? counter(`enrollments_status_${q.status}`)
-      : counter('enrollments_total')
-    : undefined
+  const known = onlyStatus ? (q.status ? counter.byStatus[q.status] : counter.total) : undefined
   const want = q.offset + q.limit
   const items = await queryUpTo(
     { ...input, Limit: Math.min(1000, input.FilterExpression ? want * 4 + 20 : want) },
@@ -203,10 +198,7 @@ export async function listCompletions(
       },
       want,
     ),
-    getItem(keys.counters(tenant)),
+    tenantCounters(tenant),
   ])
-  return {
-    items: items.slice(q.offset).map(toEnrollment),
-    total: (counters?.completions_total as number | undefined) ?? 0,
-  }
+  return { items: items.slice(q.offset).map(toEnrollment), total: counters.completions }
 }

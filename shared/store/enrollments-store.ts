@@ -4,14 +4,7 @@
  * tenant's counters in the same transaction. Each enrollment is in five indexes: tenant-wide by
  * enrolled_at, due_date and completed_at (gsi1-3), by user (gsi4) and by course (gsi5).
  */
-import type {
-  Enrollment,
-  EnrollmentChannel,
-  EnrollmentSource,
-  EnrollmentStatus,
-  ModuleProgress,
-  QuizAttempt,
-} from '../domain/enrollments/enrollment.ts'
+import type { Enrollment, EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
   batchGet,
@@ -21,117 +14,10 @@ import {
   type Item,
   type TransactItem,
 } from './db.ts'
-import { indexes, keys } from './keys.ts'
+import { enrollmentItem, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
+import { keys } from './keys.ts'
 
-function toModuleProgress(raw: Record<string, unknown>): ModuleProgress {
-  return {
-    status: raw.status as ModuleProgress['status'],
-    score: (raw.score as number | null | undefined) ?? null,
-    timeSpentSeconds: (raw.time_spent_seconds as number | undefined) ?? 0,
-    startedAt: (raw.started_at as string | null | undefined) ?? null,
-    completedAt: (raw.completed_at as string | null | undefined) ?? null,
-    lastActivityAt: (raw.last_activity_at as string | null | undefined) ?? null,
-  }
-}
-
-function fromModuleProgress(p: ModuleProgress): Record<string, unknown> {
-  return {
-    status: p.status,
-    score: p.score,
-    time_spent_seconds: p.timeSpentSeconds,
-    started_at: p.startedAt,
-    completed_at: p.completedAt,
-    last_activity_at: p.lastActivityAt,
-  }
-}
-
-export function toEnrollment(item: Item): Enrollment {
-  const modules = (item.modules as Record<string, Record<string, unknown>> | undefined) ?? {}
-  const attempts = (item.quiz_attempts as Record<string, unknown>[] | undefined) ?? []
-  return {
-    id: item.id as string,
-    userId: item.user_id as string,
-    courseId: item.course_id as string,
-    status: item.status as EnrollmentStatus,
-    dueDate: (item.due_date as string | null | undefined) ?? null,
-    completedAt: (item.completed_at as string | null | undefined) ?? null,
-    source: item.source as EnrollmentSource,
-    channel: item.channel as EnrollmentChannel,
-    createdAt: item.created_at as string,
-    enrolledAt: item.enrolled_at as string,
-    startedAt: (item.started_at as string | null | undefined) ?? null,
-    updatedAt: item.updated_at as string,
-    progressPercent: (item.progress_percent as number | undefined) ?? 0,
-    score: (item.score as number | null | undefined) ?? null,
-    passFail: (item.pass_fail as 'pass' | 'fail' | null | undefined) ?? null,
-    certificateId: (item.certificate_id as string | null | undefined) ?? null,
-    certificateNumber: (item.certificate_number as string | null | undefined) ?? null,
-    certificateExpiresAt: (item.certificate_expires_at as string | null | undefined) ?? null,
-    language: (item.language as string | undefined) ?? 'en',
-    timeSpentSeconds: (item.time_spent_seconds as number | undefined) ?? 0,
-    lastActivityAt: (item.last_activity_at as string | null | undefined) ?? null,
-    holdsSeat: item.holds_seat === true,
-    modules: Object.fromEntries(Object.entries(modules).map(([id, raw]) => [id, toModuleProgress(raw)])),
-    quizAttempts: attempts.map((a) => ({
-      moduleId: a.module_id as string,
-      raw: a.raw as number,
-      max: a.max as number,
-      scaled: a.scaled as number,
-      passed: a.passed as boolean,
-      gradedAt: a.graded_at as string,
-    })),
-  }
-}
-
-function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
-  const all = keys.enrollmentsIndexPk(tenant)
-  const enrolled = keys.sortKey(e.enrolledAt, e.id)
-  return {
-    ...keys.enrollment(tenant, e.id),
-    type: 'enrollment',
-    id: e.id,
-    user_id: e.userId,
-    course_id: e.courseId,
-    status: e.status,
-    due_date: e.dueDate,
-    completed_at: e.completedAt,
-    source: e.source,
-    channel: e.channel,
-    created_at: e.createdAt,
-    enrolled_at: e.enrolledAt,
-    started_at: e.startedAt,
-    updated_at: e.updatedAt,
-    progress_percent: e.progressPercent,
-    score: e.score,
-    pass_fail: e.passFail,
-    certificate_id: e.certificateId,
-    certificate_number: e.certificateNumber,
-    certificate_expires_at: e.certificateExpiresAt,
-    language: e.language,
-    time_spent_seconds: e.timeSpentSeconds,
-    last_activity_at: e.lastActivityAt,
-    holds_seat: e.holdsSeat,
-    modules: Object.fromEntries(Object.entries(e.modules).map(([id, p]) => [id, fromModuleProgress(p)])),
-    quiz_attempts: e.quizAttempts.map((a: QuizAttempt) => ({
-      module_id: a.moduleId,
-      raw: a.raw,
-      max: a.max,
-      scaled: a.scaled,
-      passed: a.passed,
-      graded_at: a.gradedAt,
-    })),
-    [indexes.gsi1.pk]: all,
-    [indexes.gsi1.sk]: enrolled,
-    [indexes.gsi2.pk]: all,
-    [indexes.gsi2.sk]: keys.sortKey(e.dueDate ?? keys.missingDate, e.id),
-    [indexes.gsi3.pk]: all,
-    [indexes.gsi3.sk]: keys.sortKey(e.completedAt ?? keys.missingDate, e.id),
-    [indexes.gsi4.pk]: keys.userEnrollmentsPk(tenant, e.userId),
-    [indexes.gsi4.sk]: enrolled,
-    [indexes.gsi5.pk]: keys.courseEnrollmentsPk(tenant, e.courseId),
-    [indexes.gsi5.sk]: enrolled,
-  }
-}
+export type { PairState }
 
 export async function getEnrollment(tenant: TenantContext, id: string): Promise<Enrollment | undefined> {
   const item = await getItem(keys.enrollment(tenant, id))
@@ -140,11 +26,6 @@ export async function getEnrollment(tenant: TenantContext, id: string): Promise<
 
 export async function getEnrollments(tenant: TenantContext, ids: readonly string[]): Promise<Enrollment[]> {
   return (await batchGet([...new Set(ids)].map((id) => keys.enrollment(tenant, id)))).map(toEnrollment)
-}
-
-export interface PairState {
-  readonly enrollmentId: string
-  readonly status: EnrollmentStatus
 }
 
 export const pairKey = (userId: string, courseId: string) => `${userId}/${courseId}`
@@ -158,12 +39,7 @@ export async function getPairs(
   const items = await batchGet(
     [...unique.values()].map((p) => keys.enrollmentPair(tenant, p.userId, p.courseId)),
   )
-  return new Map(
-    items.map((i) => [
-      pairKey(i.user_id as string, i.course_id as string),
-      { enrollmentId: i.enrollment_id as string, status: i.status as EnrollmentStatus },
-    ]),
-  )
+  return new Map(items.map(toPair).map((p) => [pairKey(p.userId, p.courseId), p]))
 }
 
 /** Counted when it is not dropped or expired: what a course's enrollment_count shows. */

@@ -1,0 +1,230 @@
+/**
+ * The stored shape of an enrollment, its pair guard and the tenant's enrollment counters: one
+ * valibot schema each, read through decodeItem, so a malformed item fails naming its key instead
+ * of flowing on as `undefined`; and the writer of the enrollment item with its five index keys.
+ */
+import * as v from 'valibot'
+import { enrollmentStatuses, type Enrollment } from '../domain/enrollments/enrollment.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import type { Item } from './db.ts'
+import { decodeItem, nullable, withDefault } from './decode.ts'
+import { indexes, keys } from './keys.ts'
+
+const Status = v.picklist(enrollmentStatuses)
+
+const ModuleProgressItem = v.object({
+  status: v.picklist(['not_started', 'in_progress', 'completed']),
+  score: nullable(v.number()),
+  time_spent_seconds: withDefault(v.number(), 0),
+  started_at: nullable(v.string()),
+  completed_at: nullable(v.string()),
+  last_activity_at: nullable(v.string()),
+})
+
+const QuizAttemptItem = v.object({
+  module_id: v.string(),
+  raw: v.number(),
+  max: v.number(),
+  scaled: v.number(),
+  passed: v.boolean(),
+  graded_at: v.string(),
+})
+
+const EnrollmentItem = v.object({
+  id: v.string(),
+  user_id: v.string(),
+  course_id: v.string(),
+  status: Status,
+  due_date: nullable(v.string()),
+  completed_at: nullable(v.string()),
+  source: v.picklist(['native', 'import']),
+  channel: v.picklist(['api', 'bulk', 'app', 'import']),
+  created_at: v.string(),
+  enrolled_at: v.string(),
+  started_at: nullable(v.string()),
+  updated_at: v.string(),
+  progress_percent: withDefault(v.number(), 0),
+  score: nullable(v.number()),
+  pass_fail: nullable(v.picklist(['pass', 'fail'])),
+  certificate_id: nullable(v.string()),
+  certificate_number: nullable(v.string()),
+  certificate_expires_at: nullable(v.string()),
+  language: withDefault(v.string(), 'en'),
+  time_spent_seconds: withDefault(v.number(), 0),
+  last_activity_at: nullable(v.string()),
+  holds_seat: withDefault(v.boolean(), false),
+  modules: withDefault(v.record(v.string(), ModuleProgressItem), {}),
+  quiz_attempts: withDefault(v.array(QuizAttemptItem), []),
+})
+
+/** @throws MalformedItem when the item is not an enrollment */
+export function toEnrollment(item: Item): Enrollment {
+  const i = decodeItem('enrollment', EnrollmentItem, item)
+  return {
+    id: i.id,
+    userId: i.user_id,
+    courseId: i.course_id,
+    status: i.status,
+    dueDate: i.due_date,
+    completedAt: i.completed_at,
+    source: i.source,
+    channel: i.channel,
+    createdAt: i.created_at,
+    enrolledAt: i.enrolled_at,
+    startedAt: i.started_at,
+    updatedAt: i.updated_at,
+    progressPercent: i.progress_percent,
+    score: i.score,
+    passFail: i.pass_fail,
+    certificateId: i.certificate_id,
+    certificateNumber: i.certificate_number,
+    certificateExpiresAt: i.certificate_expires_at,
+    language: i.language,
+    timeSpentSeconds: i.time_spent_seconds,
+    lastActivityAt: i.last_activity_at,
+    holdsSeat: i.holds_seat,
+    modules: Object.fromEntries(
+      Object.entries(i.modules).map(([id, m]) => [
+        id,
+        {
+          status: m.status,
+          score: m.score,
+          timeSpentSeconds: m.time_spent_seconds,
+          startedAt: m.started_at,
+          completedAt: m.completed_at,
+          lastActivityAt: m.last_activity_at,
+        },
+      ]),
+    ),
+    quizAttempts: i.quiz_attempts.map((a) => ({
+      moduleId: a.module_id,
+      raw: a.raw,
+      max: a.max,
+      scaled: a.scaled,
+      passed: a.passed,
+      gradedAt: a.graded_at,
+    })),
+  }
+}
+
+export function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
+  const all = keys.enrollmentsIndexPk(tenant)
+  const enrolled = keys.sortKey(e.enrolledAt, e.id)
+  return {
+    ...keys.enrollment(tenant, e.id),
+    type: 'enrollment',
+    id: e.id,
+    user_id: e.userId,
+    course_id: e.courseId,
+    status: e.status,
+    due_date: e.dueDate,
+    completed_at: e.completedAt,
+    source: e.source,
+    channel: e.channel,
+    created_at: e.createdAt,
+    enrolled_at: e.enrolledAt,
+    started_at: e.startedAt,
+    updated_at: e.updatedAt,
+    progress_percent: e.progressPercent,
+    score: e.score,
+    pass_fail: e.passFail,
+    certificate_id: e.certificateId,
+    certificate_number: e.certificateNumber,
+    certificate_expires_at: e.certificateExpiresAt,
+    language: e.language,
+    time_spent_seconds: e.timeSpentSeconds,
+    last_activity_at: e.lastActivityAt,
+    holds_seat: e.holdsSeat,
+    modules: Object.fromEntries(
+      Object.entries(e.modules).map(([id, p]) => [
+        id,
+        {
+          status: p.status,
+          score: p.score,
+          time_spent_seconds: p.timeSpentSeconds,
+          started_at: p.startedAt,
+          completed_at: p.completedAt,
+          last_activity_at: p.lastActivityAt,
+        },
+      ]),
+    ),
+    quiz_attempts: e.quizAttempts.map((a) => ({
+      module_id: a.moduleId,
+      raw: a.raw,
+      max: a.max,
+      scaled: a.scaled,
+      passed: a.passed,
+      graded_at: a.gradedAt,
+    })),
+    [indexes.gsi1.pk]: all,
+    [indexes.gsi1.sk]: enrolled,
+    [indexes.gsi2.pk]: all,
+    [indexes.gsi2.sk]: keys.sortKey(e.dueDate ?? keys.missingDate, e.id),
+    [indexes.gsi3.pk]: all,
+    [indexes.gsi3.sk]: keys.sortKey(e.completedAt ?? keys.missingDate, e.id),
+    [indexes.gsi4.pk]: keys.userEnrollmentsPk(tenant, e.userId),
+    [indexes.gsi4.sk]: enrolled,
+    [indexes.gsi5.pk]: keys.courseEnrollmentsPk(tenant, e.courseId),
+    [indexes.gsi5.sk]: enrolled,
+  }
+}
+
+const PairItem = v.object({
+  user_id: v.string(),
+  course_id: v.string(),
+  enrollment_id: v.string(),
+  status: Status,
+})
+
+/** The current enrollment of one (user, course): what the uniqueness guard holds. */
+export interface PairState {
+  readonly userId: string
+  readonly courseId: string
+  readonly enrollmentId: string
+  readonly status: Enrollment['status']
+}
+
+export function toPair(item: Item): PairState {
+  const i = decodeItem('enrollment pair', PairItem, item)
+  return { userId: i.user_id, courseId: i.course_id, enrollmentId: i.enrollment_id, status: i.status }
+}
+
+const count = withDefault(v.number(), 0)
+
+/**
+ * The enrollment counters of the tenant's counters item (other entities keep theirs there too):
+ * `enrollments_status_<status>` per status, moved with every status change.
+ */
+const EnrollmentCountersItem = v.object({
+  enrollments_total: count,
+  completions_total: count,
+  enrollments_status_active: count,
+  enrollments_status_completed: count,
+  enrollments_status_dropped: count,
+  enrollments_status_expired: count,
+  enrollments_status_waitlisted: count,
+  enrollments_status_pending_approval: count,
+})
+
+export interface EnrollmentCounters {
+  readonly total: number
+  readonly completions: number
+  readonly byStatus: Readonly<Record<Enrollment['status'], number>>
+}
+
+/** An absent counters item (a tenant without enrollments yet) reads as zeros. */
+export function toEnrollmentCounters(item: Item | undefined): EnrollmentCounters {
+  const i = decodeItem('counters', EnrollmentCountersItem, item ?? {})
+  return {
+    total: i.enrollments_total,
+    completions: i.completions_total,
+    byStatus: {
+      active: i.enrollments_status_active,
+      completed: i.enrollments_status_completed,
+      dropped: i.enrollments_status_dropped,
+      expired: i.enrollments_status_expired,
+      waitlisted: i.enrollments_status_waitlisted,
+      pending_approval: i.enrollments_status_pending_approval,
+    },
+  }
+}
