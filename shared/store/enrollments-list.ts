@@ -10,6 +10,7 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { mapLimit } from '../concurrency.ts'
 import { getItem, queryAll, queryCount, queryUpTo } from './db.ts'
 import { toEnrollment, toEnrollmentCounters } from './enrollment-items.ts'
+import { cond, queryExpression, type Condition } from './expression.ts'
 import { indexes, keys } from './keys.ts'
 
 export interface EnrollmentFilters {
@@ -30,25 +31,23 @@ export interface EnrollmentListQuery extends EnrollmentFilters {
   readonly limit: number
 }
 
-async function allOnIndex(
-  index: typeof indexes.gsi4 | typeof indexes.gsi5,
-  pk: string,
-): Promise<Enrollment[]> {
-  const items = await queryAll({
-    IndexName: index.name,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': index.pk },
-    ExpressionAttributeValues: { ':pk': pk },
-  })
-  return items.map(toEnrollment)
+/** A user's (gsi4) or a course's (gsi5) enrollments, whole. */
+function indexQueryParams(index: typeof indexes.gsi4 | typeof indexes.gsi5, pk: string) {
+  return { IndexName: index.name, ...queryExpression({ key: cond.eq(index.pk, pk) }) }
 }
 
-export function listUserEnrollments(tenant: TenantContext, userId: string): Promise<Enrollment[]> {
-  return allOnIndex(indexes.gsi4, keys.userEnrollmentsPk(tenant, userId))
+export const userEnrollmentsParams = (tenant: TenantContext, userId: string) =>
+  indexQueryParams(indexes.gsi4, keys.userEnrollmentsPk(tenant, userId))
+
+export const courseEnrollmentsParams = (tenant: TenantContext, courseId: string) =>
+  indexQueryParams(indexes.gsi5, keys.courseEnrollmentsPk(tenant, courseId))
+
+export async function listUserEnrollments(tenant: TenantContext, userId: string): Promise<Enrollment[]> {
+  return (await queryAll(userEnrollmentsParams(tenant, userId))).map(toEnrollment)
 }
 
-export function listCourseEnrollments(tenant: TenantContext, courseId: string): Promise<Enrollment[]> {
-  return allOnIndex(indexes.gsi5, keys.courseEnrollmentsPk(tenant, courseId))
+export async function listCourseEnrollments(tenant: TenantContext, courseId: string): Promise<Enrollment[]> {
+  return (await queryAll(courseEnrollmentsParams(tenant, courseId))).map(toEnrollment)
 }
 
 export function matches(e: Enrollment, f: EnrollmentFilters): boolean {
@@ -102,8 +101,10 @@ export function groupReadPlan(members: number, tenantEnrollments: number): 'memb
   return tenantEnrollments <= 4 * members ? 'tenant' : 'members'
 }
 
+export const countersParams = (tenant: TenantContext) => ({ Key: keys.counters(tenant) })
+
 async function tenantCounters(tenant: TenantContext) {
-  return toEnrollmentCounters(await getItem(keys.counters(tenant)))
+  return toEnrollmentCounters(await getItem(countersParams(tenant).Key))
 }
 
 async function listGroupEnrollments(
@@ -113,7 +114,7 @@ async function listGroupEnrollments(
 ): Promise<{ items: Enrollment[]; total: number }> {
   const counter = await tenantCounters(tenant)
   if (groupReadPlan(userIds.size, counter.total) === 'tenant') {
-    return page((await queryAll(tenantIndexQuery(tenant, q))).map(toEnrollment), q)
+    return page((await queryAll(tenantEnrollmentsParams(tenant, q))).map(toEnrollment), q)
   }
   const lists = await mapLimit([...userIds], MEMBER_QUERIES_IN_FLIGHT, (id) =>
     listUserEnrollments(tenant, id),
@@ -122,35 +123,20 @@ async function listGroupEnrollments(
 }
 
 /** The tenant-wide index of the requested sort, with every filter but the member set. */
-function tenantIndexQuery(tenant: TenantContext, q: EnrollmentListQuery) {
+export function tenantEnrollmentsParams(tenant: TenantContext, q: EnrollmentListQuery) {
   const index = indexFor[q.sortBy]
-  const parts: string[] = []
-  const names: Record<string, string> = { '#pk': index.pk }
-  const values: Record<string, unknown> = { ':pk': keys.enrollmentsIndexPk(tenant) }
-  if (q.status) {
-    parts.push('#status = :status')
-    names['#status'] = 'status'
-    values[':status'] = q.status
-  }
-  if (q.dueBefore) {
-    parts.push('due_date < :dueBefore')
-    values[':dueBefore'] = q.dueBefore
-  }
-  if (q.dueAfter) {
-    parts.push('(due_date > :dueAfter AND attribute_type(due_date, :string))')
-    values[':dueAfter'] = q.dueAfter
-    values[':string'] = 'S'
-  }
-  if (q.createdAfter) {
-    parts.push('created_at > :createdAfter')
-    values[':createdAfter'] = q.createdAfter
-  }
+  const filters: Condition[] = []
+  if (q.status) filters.push(cond.eq('status', q.status))
+  if (q.dueBefore) filters.push(cond.lt('due_date', q.dueBefore))
+  // A missing due date is stored as null: never "after" a date.
+  if (q.dueAfter) filters.push(cond.and(cond.gt('due_date', q.dueAfter), cond.hasType('due_date', 'S')))
+  if (q.createdAfter) filters.push(cond.gt('created_at', q.createdAfter))
   return {
     IndexName: index.name,
-    KeyConditionExpression: '#pk = :pk',
-    ...(parts.length ? { FilterExpression: parts.join(' AND ') } : {}),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
+    ...queryExpression({
+      key: cond.eq(index.pk, keys.enrollmentsIndexPk(tenant)),
+      ...(filters.length > 0 ? { filter: cond.and(...filters) } : {}),
+    }),
     ScanIndexForward: q.order === 'asc',
   }
 }
@@ -162,7 +148,7 @@ export async function listEnrollments(
   if (q.userId) return page(await listUserEnrollments(tenant, q.userId), q)
   if (q.courseId) return page(await listCourseEnrollments(tenant, q.courseId), q)
   if (q.userIds) return listGroupEnrollments(tenant, q.userIds, q)
-  const input = tenantIndexQuery(tenant, q)
+  const input = tenantEnrollmentsParams(tenant, q)
   const counter = await tenantCounters(tenant)
   const onlyStatus = !q.dueBefore && !q.dueAfter && !q.createdAfter
   const known = onlyStatus ? (q.status ? counter.byStatus[q.status] : counter.total) : undefined
@@ -175,7 +161,22 @@ export async function listEnrollments(
   return { items: items.slice(q.offset).map(toEnrollment), total }
 }
 
-/** Completions: enrollments with completed_at, newest completion first (gsi3 below the missing marker). */
+/** Completions, newest first: gsi3 below the missing-date marker holds only completed enrollments. */
+export function completionsParams(tenant: TenantContext, want: number) {
+  return {
+    IndexName: indexes.gsi3.name,
+    ...queryExpression({
+      key: cond.and(
+        cond.eq(indexes.gsi3.pk, keys.enrollmentsIndexPk(tenant)),
+        cond.lt(indexes.gsi3.sk, keys.missingDate),
+      ),
+    }),
+    ScanIndexForward: false,
+    Limit: Math.min(1000, want),
+  }
+}
+
+/** Completions: enrollments with completed_at, newest completion first. */
 export async function listCompletions(
   tenant: TenantContext,
   q: { userId?: string; offset: number; limit: number },
@@ -187,17 +188,7 @@ export async function listCompletions(
   }
   const want = q.offset + q.limit
   const [items, counters] = await Promise.all([
-    queryUpTo(
-      {
-        IndexName: indexes.gsi3.name,
-        KeyConditionExpression: '#pk = :pk AND #sk < :missing',
-        ExpressionAttributeNames: { '#pk': indexes.gsi3.pk, '#sk': indexes.gsi3.sk },
-        ExpressionAttributeValues: { ':pk': keys.enrollmentsIndexPk(tenant), ':missing': keys.missingDate },
-        ScanIndexForward: false,
-        Limit: Math.min(1000, want),
-      },
-      want,
-    ),
+    queryUpTo(completionsParams(tenant, want), want),
     tenantCounters(tenant),
   ])
   return { items: items.slice(q.offset).map(toEnrollment), total: counters.completions }

@@ -6,39 +6,50 @@
  */
 import type { Enrollment, EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import {
-  batchGet,
-  getItem,
-  transact,
-  TransactionConditionFailed,
-  type Item,
-  type TransactItem,
-} from './db.ts'
+import { batchGet, getItem, type TransactItem } from './db.ts'
 import { enrollmentItem, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
+import { cond, conditionExpression, isEmptyUpdate, updateExpression, type Condition } from './expression.ts'
+import type { Key } from './keys.ts'
 import { keys } from './keys.ts'
+import { commit, type Step } from './transaction.ts'
+import { WriteRefused } from './store-errors.ts'
 
 export type { PairState }
 
+export const getEnrollmentParams = (tenant: TenantContext, id: string) => ({
+  Key: keys.enrollment(tenant, id),
+})
+
 export async function getEnrollment(tenant: TenantContext, id: string): Promise<Enrollment | undefined> {
-  const item = await getItem(keys.enrollment(tenant, id))
+  const item = await getItem(getEnrollmentParams(tenant, id).Key)
   return item ? toEnrollment(item) : undefined
 }
 
+/** The keys of a batch read of enrollments, each id once. */
+export const getEnrollmentsParams = (tenant: TenantContext, ids: readonly string[]): Key[] =>
+  [...new Set(ids)].map((id) => keys.enrollment(tenant, id))
+
 export async function getEnrollments(tenant: TenantContext, ids: readonly string[]): Promise<Enrollment[]> {
-  return (await batchGet([...new Set(ids)].map((id) => keys.enrollment(tenant, id)))).map(toEnrollment)
+  return (await batchGet(getEnrollmentsParams(tenant, ids))).map(toEnrollment)
 }
 
 export const pairKey = (userId: string, courseId: string) => `${userId}/${courseId}`
+
+/** The keys of a batch read of pair guards, each (user, course) once. */
+export function getPairsParams(
+  tenant: TenantContext,
+  pairs: readonly { userId: string; courseId: string }[],
+): Key[] {
+  const unique = new Map(pairs.map((p) => [pairKey(p.userId, p.courseId), p]))
+  return [...unique.values()].map((p) => keys.enrollmentPair(tenant, p.userId, p.courseId))
+}
 
 /** The current enrollment of each (user, course), read in batches of 100. */
 export async function getPairs(
   tenant: TenantContext,
   pairs: readonly { userId: string; courseId: string }[],
 ): Promise<Map<string, PairState>> {
-  const unique = new Map(pairs.map((p) => [pairKey(p.userId, p.courseId), p]))
-  const items = await batchGet(
-    [...unique.values()].map((p) => keys.enrollmentPair(tenant, p.userId, p.courseId)),
-  )
+  const items = await batchGet(getPairsParams(tenant, pairs))
   return new Map(items.map(toPair).map((p) => [pairKey(p.userId, p.courseId), p]))
 }
 
@@ -54,31 +65,13 @@ function statusCounterDeltas(before: Enrollment | undefined, after: Enrollment):
     add(`enrollments_status_${after.status}`, 1)
   }
   if (!before?.completedAt && after.completedAt) add('completions_total', 1)
-  return Object.fromEntries(Object.entries(d).filter(([, n]) => n !== 0))
+  return d
 }
 
-/** An ADD of the non-zero deltas to one item, or nothing when there is none. */
-function addUpdate(
-  key: ReturnType<typeof keys.counters>,
-  deltas: Record<string, number>,
-): TransactItem | undefined {
-  const entries = Object.entries(deltas).filter(([, n]) => n !== 0)
-  if (entries.length === 0) return undefined
-  const names: Record<string, string> = {}
-  const values: Record<string, number> = {}
-  const adds = entries.map(([attr, n], i) => {
-    names[`#a${i}`] = attr
-    values[`:a${i}`] = n
-    return `#a${i} :a${i}`
-  })
-  return {
-    Update: {
-      Key: key,
-      UpdateExpression: `ADD ${adds.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  }
+/** An ADD of the non-zero deltas to one item (no condition), or no step when there is none. */
+function addSteps(key: Key, deltas: Readonly<Record<string, number>>): Step<never>[] {
+  if (isEmptyUpdate({ add: deltas })) return []
+  return [{ item: { Update: { Key: key, ...updateExpression({ add: deltas }) } } }]
 }
 
 /** The dropped or expired enrollment a new one reuses, as the decision read it. */
@@ -99,6 +92,13 @@ export interface NewEnrollmentRow {
 /** Why one row of a group was refused: the pair or record changed, or the user was deactivated. */
 export type RowRefusal = 'duplicate' | 'user_inactive'
 
+/**
+ * What a failed condition of an enrollment group means: a row's pair or record changed
+ * (`duplicate`) or its user was deactivated (`user_inactive`); or the course refused (gone,
+ * unpublished, or its seats taken).
+ */
+export type GroupRefusal = { readonly row: number; readonly kind: RowRefusal } | 'course'
+
 /** Which rows of a group failed their own conditions (and why), and whether the course's did. */
 export class EnrollmentGroupRefused extends Error {
   constructor(
@@ -118,7 +118,7 @@ export interface InsertOptions {
 }
 
 /** The pair guard: absent for a first enrollment; for a reactivation, exactly as the decision read it. */
-function pairPut(tenant: TenantContext, row: NewEnrollmentRow): TransactItem {
+function pairStep(tenant: TenantContext, row: NewEnrollmentRow, index: number): Step<GroupRefusal> {
   const e = row.enrollment
   const Item = {
     ...keys.enrollmentPair(tenant, e.userId, e.courseId),
@@ -128,168 +128,176 @@ function pairPut(tenant: TenantContext, row: NewEnrollmentRow): TransactItem {
     enrollment_id: e.id,
     status: e.status,
   }
-  if (!row.replaces) return { Put: { Item, ConditionExpression: 'attribute_not_exists(pk)' } }
+  const read = row.replaces?.pair
+  const condition = read
+    ? cond.and(cond.eq('enrollment_id', read.enrollmentId), cond.eq('status', read.status))
+    : cond.notExists()
   return {
-    Put: {
-      Item,
-      ConditionExpression: 'enrollment_id = :id AND #status = :read',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':id': row.replaces.pair.enrollmentId, ':read': row.replaces.pair.status },
-    },
+    item: { Put: { Item, ...conditionExpression(condition) } },
+    refusal: { row: index, kind: 'duplicate' },
   }
 }
 
 /** The record: new, or replacing exactly the version that was read (its counters follow from it). */
-function enrollmentPut(tenant: TenantContext, row: NewEnrollmentRow): TransactItem {
-  const Item = enrollmentItem(tenant, row.enrollment)
-  if (!row.replaces) return { Put: { Item, ConditionExpression: 'attribute_not_exists(pk)' } }
-  const read = row.replaces.enrollment
+function enrollmentStep(tenant: TenantContext, row: NewEnrollmentRow, index: number): Step<GroupRefusal> {
+  const read = row.replaces?.enrollment
+  const condition = read
+    ? cond.and(cond.eq('updated_at', read.updatedAt), cond.eq('status', read.status))
+    : cond.notExists()
   return {
-    Put: {
-      Item,
-      ConditionExpression: 'updated_at = :version AND #status = :status',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':version': read.updatedAt, ':status': read.status },
-    },
+    item: { Put: { Item: enrollmentItem(tenant, row.enrollment), ...conditionExpression(condition) } },
+    refusal: { row: index, kind: 'duplicate' },
   }
 }
 
 /** The user the decision found active is still active when the enrollment is written. */
-function activeUserCheck(tenant: TenantContext, userId: string): TransactItem {
+function activeUserStep(tenant: TenantContext, userId: string, index: number): Step<GroupRefusal> {
   return {
-    ConditionCheck: {
-      Key: keys.user(tenant, userId),
-      ConditionExpression: 'attribute_exists(pk) AND is_active = :true',
-      ExpressionAttributeValues: { ':true': true },
+    item: {
+      ConditionCheck: {
+        Key: keys.user(tenant, userId),
+        ...conditionExpression(cond.and(cond.exists(), cond.eq('is_active', true))),
+      },
     },
+    refusal: { row: index, kind: 'user_inactive' },
   }
 }
 
-/**
- * Writes new (or reactivated) enrollments of ONE course in one transaction: each row's pair guard,
- * enrollment and outbox items, each distinct user's active check, then the course (published;
- * seats available for the rows that take one) and the counters. Every condition guards the state
- * the decision read, so a concurrent change makes the write fail instead of counting twice.
- * Callers keep it within DynamoDB's 100 items (2 per row plus its extra items, 1 per distinct
- * user, the course and the counters). @throws EnrollmentGroupRefused naming what failed.
- */
-export async function insertEnrollments(
+/** The course takes the rows: it exists (and is published), and has room for the seats they take. */
+function courseStep(
   tenant: TenantContext,
   courseId: string,
   rows: readonly NewEnrollmentRow[],
-  { seatLimit, requirePublished = true, requireActiveUsers = true }: InsertOptions,
-): Promise<void> {
-  const items: TransactItem[] = []
-  const owner: number[] = []
-  rows.forEach((row, i) => {
-    items.push(pairPut(tenant, row), enrollmentPut(tenant, row), ...row.extra)
-    owner.push(i, i, ...row.extra.map(() => i))
-  })
-  const userChecks = new Map<string, number[]>()
-  if (requireActiveUsers) {
-    rows.forEach((row, i) => {
-      const userId = row.enrollment.userId
-      userChecks.set(userId, [...(userChecks.get(userId) ?? []), i])
-    })
-  }
-  const userCheckAt = new Map<number, number[]>()
-  for (const [userId, userRows] of userChecks) {
-    userCheckAt.set(items.length, userRows)
-    items.push(activeUserCheck(tenant, userId))
-  }
+  { seatLimit, requirePublished = true }: InsertOptions,
+): Step<GroupRefusal> {
   const seats = rows.filter((r) => r.enrollment.holdsSeat).length
-  const counted = rows.filter((r) => counts(r.enrollment.status)).length
-  const courseValues: Record<string, unknown> = { ':n': counted, ':seats': seats }
-  let condition = 'attribute_exists(pk)'
-  if (requirePublished) {
-    condition += ' AND #status = :published'
-    courseValues[':published'] = 'published'
+  const conditions: Condition[] = [cond.exists()]
+  if (requirePublished) conditions.push(cond.eq('status', 'published'))
+  if (seats > 0 && seatLimit !== null) conditions.push(cond.le('seats_taken', seatLimit - seats))
+  const Key = keys.course(tenant, courseId)
+  const update = {
+    add: { enrollment_count: rows.filter((r) => counts(r.enrollment.status)).length, seats_taken: seats },
   }
-  if (seats > 0 && seatLimit !== null) {
-    condition += ' AND seats_taken <= :room'
-    courseValues[':room'] = seatLimit - seats
-  }
-  items.push({
-    Update: {
-      Key: keys.course(tenant, courseId),
-      UpdateExpression: 'ADD enrollment_count :n, seats_taken :seats',
-      ConditionExpression: condition,
-      ...(requirePublished ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
-      ExpressionAttributeValues: courseValues,
-    },
-  })
-  const courseIndex = items.length - 1
+  const condition = cond.and(...conditions)
+  const item: TransactItem = isEmptyUpdate(update)
+    ? { ConditionCheck: { Key, ...conditionExpression(condition) } }
+    : { Update: { Key, ...updateExpression(update, condition) } }
+  return { item, refusal: 'course' }
+}
+
+/**
+ * The transaction of new (or reactivated) enrollments of ONE course: each row's pair guard,
+ * enrollment and outbox items, each user's active check, then the course (published; seats
+ * available for the rows that take one) and the counters. Rows of one course are distinct users
+ * (one pair item each, and an item may appear once in a transaction). Callers keep it within
+ * DynamoDB's 100 items (2 per row plus its extra items, 1 per user, the course and the counters).
+ */
+export function insertEnrollmentsParams(
+  tenant: TenantContext,
+  courseId: string,
+  rows: readonly NewEnrollmentRow[],
+  options: InsertOptions,
+): Step<GroupRefusal>[] {
+  const users = new Set(rows.map((r) => r.enrollment.userId))
+  if (users.size !== rows.length) throw new Error('An enrollment group holds one row per user')
   const deltas: Record<string, number> = {}
   for (const row of rows) {
     for (const [k, n] of Object.entries(statusCounterDeltas(row.replaces?.enrollment, row.enrollment)))
       deltas[k] = (deltas[k] ?? 0) + n
   }
-  const counterItem = addUpdate(keys.counters(tenant), deltas)
-  if (counterItem) items.push(counterItem)
+  return [
+    ...rows.flatMap((row, i) => [
+      pairStep(tenant, row, i),
+      enrollmentStep(tenant, row, i),
+      ...row.extra.map((item) => ({ item })),
+    ]),
+    ...(options.requireActiveUsers === false
+      ? []
+      : rows.map((row, i) => activeUserStep(tenant, row.enrollment.userId, i))),
+    courseStep(tenant, courseId, rows, options),
+    ...addSteps(keys.counters(tenant), deltas),
+  ]
+}
+
+/**
+ * Writes new (or reactivated) enrollments of one course in one transaction. Every condition
+ * guards the state the decision read, so a concurrent change makes the write fail instead of
+ * counting twice. @throws EnrollmentGroupRefused naming what failed.
+ */
+export async function insertEnrollments(
+  tenant: TenantContext,
+  courseId: string,
+  rows: readonly NewEnrollmentRow[],
+  options: InsertOptions,
+): Promise<void> {
   try {
-    await transact(items)
+    await commit(insertEnrollmentsParams(tenant, courseId, rows, options))
   } catch (err) {
-    if (!(err instanceof TransactionConditionFailed)) throw err
+    if (!(err instanceof WriteRefused)) throw err
+    const refused: WriteRefused<GroupRefusal> = err
     const failed = new Map<number, RowRefusal>()
-    // A changed pair or record is reported first, as the decision checks a live enrollment first.
-    owner.forEach((row, index) => {
-      if (err.failedAt(index)) failed.set(row, 'duplicate')
+    rows.forEach((_, row) => {
+      // A changed pair or record is reported first, as the decision checks a live enrollment first.
+      if (refused.has({ row, kind: 'duplicate' })) failed.set(row, 'duplicate')
+      else if (refused.has({ row, kind: 'user_inactive' })) failed.set(row, 'user_inactive')
     })
-    for (const [index, userRows] of userCheckAt) {
-      if (!err.failedAt(index)) continue
-      for (const row of userRows) if (!failed.has(row)) failed.set(row, 'user_inactive')
-    }
-    throw new EnrollmentGroupRefused(failed, err.failedAt(courseIndex))
+    throw new EnrollmentGroupRefused(failed, refused.has('course'))
   }
 }
 
 export class StaleEnrollmentError extends Error {}
 
 /**
- * Replaces an enrollment with its next state if it is still as `current` says, moving the pair
- * guard, the course's seats and count, and the counters with it.
- * @throws StaleEnrollmentError when it changed meanwhile
+ * The transaction replacing an enrollment with its next state if it is still as `current` says
+ * (`stale` otherwise), moving the pair guard, the course's seats and count, and the counters with it.
  */
+export function saveEnrollmentParams(
+  tenant: TenantContext,
+  current: Enrollment,
+  next: Enrollment,
+  extra: readonly TransactItem[],
+): Step[] {
+  const asRead = cond.and(cond.eq('updated_at', current.updatedAt), cond.eq('status', current.status))
+  const pairMoves: Step[] =
+    next.status === current.status
+      ? []
+      : [
+          {
+            item: {
+              Update: {
+                Key: keys.enrollmentPair(tenant, current.userId, current.courseId),
+                ...updateExpression({ set: { status: next.status } }, cond.eq('enrollment_id', current.id)),
+              },
+            },
+            refusal: 'pair_replaced',
+          },
+        ]
+  return [
+    {
+      item: { Put: { Item: enrollmentItem(tenant, next), ...conditionExpression(asRead) } },
+      refusal: 'stale',
+    },
+    ...pairMoves,
+    ...addSteps(keys.course(tenant, current.courseId), {
+      enrollment_count: (counts(next.status) ? 1 : 0) - (counts(current.status) ? 1 : 0),
+      seats_taken: (next.holdsSeat ? 1 : 0) - (current.holdsSeat ? 1 : 0),
+    }),
+    ...addSteps(keys.counters(tenant), statusCounterDeltas(current, next)),
+    ...extra.map((item) => ({ item })),
+  ]
+}
+
+/** @throws StaleEnrollmentError when it changed meanwhile */
 export async function saveEnrollment(
   tenant: TenantContext,
   current: Enrollment,
   next: Enrollment,
   extra: readonly TransactItem[],
 ): Promise<void> {
-  const items: TransactItem[] = [
-    {
-      Put: {
-        Item: enrollmentItem(tenant, next),
-        ConditionExpression: 'updated_at = :expected AND #status = :status',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':expected': current.updatedAt, ':status': current.status },
-      },
-    },
-  ]
-  if (next.status !== current.status) {
-    items.push({
-      Update: {
-        Key: keys.enrollmentPair(tenant, current.userId, current.courseId),
-        UpdateExpression: 'SET #status = :status',
-        ConditionExpression: 'enrollment_id = :id',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': next.status, ':id': current.id },
-      },
-    })
-  }
-  const courseDeltas = {
-    enrollment_count: (counts(next.status) ? 1 : 0) - (counts(current.status) ? 1 : 0),
-    seats_taken: (next.holdsSeat ? 1 : 0) - (current.holdsSeat ? 1 : 0),
-  }
-  const courseItem = addUpdate(keys.course(tenant, current.courseId), courseDeltas)
-  if (courseItem) items.push(courseItem)
-  const counterItem = addUpdate(keys.counters(tenant), statusCounterDeltas(current, next))
-  if (counterItem) items.push(counterItem)
-  items.push(...extra)
   try {
-    await transact(items)
+    await commit(saveEnrollmentParams(tenant, current, next, extra))
   } catch (err) {
-    if (err instanceof TransactionConditionFailed && err.failedAt(0)) throw new StaleEnrollmentError()
+    if (err instanceof WriteRefused && err.has('stale')) throw new StaleEnrollmentError()
     throw err
   }
 }
@@ -307,6 +315,7 @@ export interface Certificate {
 export function certificatePut(tenant: TenantContext, c: Certificate): TransactItem {
   return {
     Put: {
+      ...conditionExpression(cond.notExists()),
       Item: {
         ...keys.certificate(tenant, c.id),
         type: 'certificate',
@@ -318,7 +327,6 @@ export function certificatePut(tenant: TenantContext, c: Certificate): TransactI
         issued_at: c.issuedAt,
         expires_at: c.expiresAt,
       },
-      ConditionExpression: 'attribute_not_exists(pk)',
     },
   }
 }

@@ -51,6 +51,8 @@ export type Condition = (p: Placeholders) => string
 
 type Comparison = '=' | '<>' | '<' | '<=' | '>' | '>='
 
+export type AttributeType = 'S' | 'N' | 'B' | 'BOOL' | 'NULL' | 'M' | 'L' | 'SS' | 'NS' | 'BS'
+
 const compare =
   (op: Comparison) =>
   (attr: string, value: unknown): Condition =>
@@ -82,6 +84,11 @@ export const cond = {
     (attr: string, prefix: string): Condition =>
     (p) =>
       `begins_with(${p.name(attr)}, ${p.value(prefix)})`,
+  /** The attribute holds a value of this DynamoDB type (`S` for a string, not `NULL`). */
+  hasType:
+    (attr: string, type: AttributeType): Condition =>
+    (p) =>
+      `attribute_type(${p.name(attr)}, ${p.value(type)})`,
   contains:
     (attr: string, value: unknown): Condition =>
     (p) =>

@@ -27,9 +27,19 @@ export class WriteRefused<R = string> extends StoreError {
     const names = refusals.map((r) => (typeof r === 'string' ? r : JSON.stringify(r)))
     super(`Write refused: ${names.join(', ') || 'a condition without a refusal'}`, options)
   }
+  /** Whether `refusal` is among them; a refusal such as `{ row: 3, kind: 'duplicate' }` by its fields. */
   has(refusal: R): boolean {
-    return this.refusals.includes(refusal)
+    return this.refusals.some((r) => sameRefusal(r, refusal))
   }
+}
+
+/** Refusals are names or flat records of names and numbers: equal when every field is. */
+function sameRefusal(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  const fields = new Map(Object.entries(b))
+  const own = Object.entries(a)
+  return own.length === fields.size && own.every(([k, v]) => fields.has(k) && fields.get(k) === v)
 }
 
 /** A stored item does not have the shape its entity needs: a bug or a bad migration, never input. */

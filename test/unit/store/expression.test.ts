@@ -90,6 +90,16 @@ describe('Function: conditionExpression', () => {
     expect(out.ExpressionAttributeValues).toEqual({ ':v0': 5, ':v1': 'a', ':v2': 'b', ':v3': 'X#' })
   })
 
+  it('checks an attribute’s type, so a stored null never compares as a date', () => {
+    expect(conditionExpression(cond.and(cond.gt('due_date', '2026'), cond.hasType('due_date', 'S')))).toEqual(
+      {
+        ConditionExpression: '(#n0 > :v0) AND (attribute_type(#n0, :v1))',
+        ExpressionAttributeNames: { '#n0': 'due_date' },
+        ExpressionAttributeValues: { ':v0': '2026', ':v1': 'S' },
+      },
+    )
+  })
+
   it('leaves out the values map when the condition has no value', () => {
     expect(conditionExpression(cond.notExists())).toEqual({
       ConditionExpression: 'attribute_not_exists(#n0)',

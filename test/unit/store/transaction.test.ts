@@ -62,6 +62,23 @@ describe('Function: commit', () => {
   })
 })
 
+describe('Class: WriteRefused', () => {
+  it('finds a refusal that is a record by its fields, whatever their order', () => {
+    // Prepare
+    const refused = new WriteRefused<{ row: number; kind: string } | 'course'>([
+      { row: 1, kind: 'duplicate' },
+      'course',
+    ])
+
+    // Assess
+    expect(refused.has({ kind: 'duplicate', row: 1 })).toBe(true)
+    expect(refused.has('course')).toBe(true)
+    expect(refused.has({ row: 0, kind: 'duplicate' })).toBe(false)
+    expect(refused.has({ row: 1, kind: 'user_inactive' })).toBe(false)
+    expect(refused.message).toBe('Write refused: {"row":1,"kind":"duplicate"}, course')
+  })
+})
+
 describe('Function: retryOnConflict', () => {
   it('runs again while the write is refused as stale, then returns', async () => {
     // Prepare

@@ -1,0 +1,344 @@
+import { describe, expect, it } from 'vitest'
+import type { Enrollment } from '../../../shared/domain/enrollments/enrollment.ts'
+import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
+import {
+  completionsParams,
+  courseEnrollmentsParams,
+  tenantEnrollmentsParams,
+  userEnrollmentsParams,
+} from '../../../shared/store/enrollments-list.ts'
+import {
+  getEnrollmentParams,
+  getEnrollmentsParams,
+  getPairsParams,
+  insertEnrollmentsParams,
+  saveEnrollmentParams,
+  type NewEnrollmentRow,
+} from '../../../shared/store/enrollments-store.ts'
+
+const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
+const pk = `T#${tenant.id}`
+const at = '2026-03-01T10:00:00.000Z'
+const later = '2026-03-02T10:00:00.000Z'
+
+function enrollment(over: Partial<Enrollment> = {}): Enrollment {
+  return {
+    id: 'e-1',
+    userId: 'u-1',
+    courseId: 'c-1',
+    status: 'active',
+    dueDate: null,
+    completedAt: null,
+    source: 'native',
+    channel: 'api',
+    createdAt: at,
+    enrolledAt: at,
+    startedAt: null,
+    updatedAt: at,
+    progressPercent: 0,
+    score: null,
+    passFail: null,
+    certificateId: null,
+    certificateNumber: null,
+    certificateExpiresAt: null,
+    language: 'en',
+    timeSpentSeconds: 0,
+    lastActivityAt: null,
+    holdsSeat: false,
+    modules: {},
+    quizAttempts: [],
+    ...over,
+  }
+}
+
+const newRow = (over: Partial<Enrollment> = {}): NewEnrollmentRow => ({
+  enrollment: enrollment(over),
+  replaces: undefined,
+  extra: [],
+})
+
+describe('Function: getEnrollmentParams and the batch reads', () => {
+  it('addresses enrollments and pair guards in the tenant’s partition, each once', () => {
+    expect(getEnrollmentParams(tenant, 'e-1')).toEqual({ Key: { pk, sk: 'ENROLL#e-1' } })
+    expect(getEnrollmentsParams(tenant, ['e-1', 'e-2', 'e-1'])).toEqual([
+      { pk, sk: 'ENROLL#e-1' },
+      { pk, sk: 'ENROLL#e-2' },
+    ])
+    expect(
+      getPairsParams(tenant, [
+        { userId: 'u-1', courseId: 'c-1' },
+        { userId: 'u-1', courseId: 'c-1' },
+        { userId: 'u-1', courseId: 'c-2' },
+      ]),
+    ).toEqual([
+      { pk, sk: 'ENRPAIR#u-1#c-1' },
+      { pk, sk: 'ENRPAIR#u-1#c-2' },
+    ])
+  })
+})
+
+describe('Function: userEnrollmentsParams and courseEnrollmentsParams', () => {
+  it('query the user’s (gsi4) and the course’s (gsi5) partition of the tenant', () => {
+    expect(userEnrollmentsParams(tenant, 'u-1')).toEqual({
+      IndexName: 'gsi4',
+      KeyConditionExpression: '#n0 = :v0',
+      ExpressionAttributeNames: { '#n0': 'gsi4pk' },
+      ExpressionAttributeValues: { ':v0': `${pk}#UENR#u-1` },
+    })
+    expect(courseEnrollmentsParams(tenant, 'c-1')).toMatchObject({
+      IndexName: 'gsi5',
+      ExpressionAttributeNames: { '#n0': 'gsi5pk' },
+      ExpressionAttributeValues: { ':v0': `${pk}#CENR#c-1` },
+    })
+  })
+})
+
+describe('Function: tenantEnrollmentsParams', () => {
+  const base = { sortBy: 'enrolled_at', order: 'asc', offset: 0, limit: 20 } as const
+
+  it('reads the tenant’s index of the sort, without a filter when none is asked', () => {
+    expect(tenantEnrollmentsParams(tenant, { ...base, sortBy: 'due_date', order: 'desc' })).toEqual({
+      IndexName: 'gsi2',
+      KeyConditionExpression: '#n0 = :v0',
+      ExpressionAttributeNames: { '#n0': 'gsi2pk' },
+      ExpressionAttributeValues: { ':v0': `${pk}#ENROLLMENTS` },
+      ScanIndexForward: false,
+    })
+  })
+
+  it('filters by status and dates, a missing due date never being after one', () => {
+    // Act
+    const params = tenantEnrollmentsParams(tenant, {
+      ...base,
+      status: 'dropped',
+      dueBefore: '2026-06-01T00:00:00Z',
+      dueAfter: '2026-01-01T00:00:00Z',
+      createdAfter: '2025-01-01T00:00:00Z',
+    })
+
+    // Assess
+    expect(params).toEqual({
+      IndexName: 'gsi1',
+      KeyConditionExpression: '#n0 = :v0',
+      FilterExpression:
+        '(#n1 = :v1) AND (#n2 < :v2) AND ((#n2 > :v3) AND (attribute_type(#n2, :v4))) AND (#n3 > :v5)',
+      ExpressionAttributeNames: { '#n0': 'gsi1pk', '#n1': 'status', '#n2': 'due_date', '#n3': 'created_at' },
+      ExpressionAttributeValues: {
+        ':v0': `${pk}#ENROLLMENTS`,
+        ':v1': 'dropped',
+        ':v2': '2026-06-01T00:00:00Z',
+        ':v3': '2026-01-01T00:00:00Z',
+        ':v4': 'S',
+        ':v5': '2025-01-01T00:00:00Z',
+      },
+      ScanIndexForward: true,
+    })
+  })
+})
+
+describe('Function: completionsParams', () => {
+  it('reads completed enrollments newest first, below the missing-date marker', () => {
+    expect(completionsParams(tenant, 5000)).toEqual({
+      IndexName: 'gsi3',
+      KeyConditionExpression: '(#n0 = :v0) AND (#n1 < :v1)',
+      ExpressionAttributeNames: { '#n0': 'gsi3pk', '#n1': 'gsi3sk' },
+      ExpressionAttributeValues: { ':v0': `${pk}#ENROLLMENTS`, ':v1': '~' },
+      ScanIndexForward: false,
+      Limit: 1000,
+    })
+  })
+})
+
+describe('Function: insertEnrollmentsParams', () => {
+  it('guards a first enrollment as new, its user as active, and the course as published with a free seat', () => {
+    // Act
+    const steps = insertEnrollmentsParams(tenant, 'c-1', [newRow({ holdsSeat: true })], { seatLimit: 5 })
+
+    // Assess
+    expect(steps.map((s) => s.refusal)).toEqual([
+      { row: 0, kind: 'duplicate' },
+      { row: 0, kind: 'duplicate' },
+      { row: 0, kind: 'user_inactive' },
+      'course',
+      undefined,
+    ])
+    const [pair, record, user, course, counters] = steps.map((s) => s.item)
+    expect(pair?.Put).toMatchObject({
+      Item: { pk, sk: 'ENRPAIR#u-1#c-1', enrollment_id: 'e-1', status: 'active' },
+      ConditionExpression: 'attribute_not_exists(#n0)',
+      ExpressionAttributeNames: { '#n0': 'pk' },
+    })
+    expect(record?.Put).toMatchObject({
+      Item: { pk, sk: 'ENROLL#e-1', status: 'active', holds_seat: true, gsi4pk: `${pk}#UENR#u-1` },
+      ConditionExpression: 'attribute_not_exists(#n0)',
+    })
+    expect(user?.ConditionCheck).toEqual({
+      Key: { pk, sk: 'USER#u-1' },
+      ConditionExpression: '(attribute_exists(#n0)) AND (#n1 = :v0)',
+      ExpressionAttributeNames: { '#n0': 'pk', '#n1': 'is_active' },
+      ExpressionAttributeValues: { ':v0': true },
+    })
+    expect(course?.Update).toEqual({
+      Key: { pk, sk: 'COURSE#c-1' },
+      UpdateExpression: 'ADD #n0 :v0, #n1 :v1',
+      ConditionExpression: '(attribute_exists(#n2)) AND (#n3 = :v2) AND (#n1 <= :v3)',
+      ExpressionAttributeNames: {
+        '#n0': 'enrollment_count',
+        '#n1': 'seats_taken',
+        '#n2': 'pk',
+        '#n3': 'status',
+      },
+      ExpressionAttributeValues: { ':v0': 1, ':v1': 1, ':v2': 'published', ':v3': 4 },
+    })
+    expect(counters?.Update).toMatchObject({
+      Key: { pk, sk: 'COUNTERS' },
+      UpdateExpression: 'ADD #n0 :v0, #n1 :v1',
+      ExpressionAttributeNames: { '#n0': 'enrollments_total', '#n1': 'enrollments_status_active' },
+      ExpressionAttributeValues: { ':v0': 1, ':v1': 1 },
+    })
+    expect(counters?.Update?.ConditionExpression).toBeUndefined()
+  })
+
+  it('guards a reactivation on the pair status and the record version as read, moving counters from them', () => {
+    // Prepare
+    const dropped = enrollment({ status: 'dropped', updatedAt: at })
+    const row: NewEnrollmentRow = {
+      enrollment: enrollment({ updatedAt: later, enrolledAt: later }),
+      replaces: {
+        pair: { userId: 'u-1', courseId: 'c-1', enrollmentId: 'e-1', status: 'dropped' },
+        enrollment: dropped,
+      },
+      extra: [],
+    }
+
+    // Act
+    const [pair, record, , , counters] = insertEnrollmentsParams(tenant, 'c-1', [row], { seatLimit: null })
+
+    // Assess
+    expect(pair?.item.Put).toMatchObject({
+      ConditionExpression: '(#n0 = :v0) AND (#n1 = :v1)',
+      ExpressionAttributeNames: { '#n0': 'enrollment_id', '#n1': 'status' },
+      ExpressionAttributeValues: { ':v0': 'e-1', ':v1': 'dropped' },
+    })
+    expect(record?.item.Put).toMatchObject({
+      ConditionExpression: '(#n0 = :v0) AND (#n1 = :v1)',
+      ExpressionAttributeNames: { '#n0': 'updated_at', '#n1': 'status' },
+      ExpressionAttributeValues: { ':v0': at, ':v1': 'dropped' },
+    })
+    expect(counters?.item.Update).toMatchObject({
+      ExpressionAttributeNames: { '#n0': 'enrollments_status_dropped', '#n1': 'enrollments_status_active' },
+      ExpressionAttributeValues: { ':v0': -1, ':v1': 1 },
+    })
+  })
+
+  it('numbers each row’s refusals, checks each user once, and carries the rows’ extra items', () => {
+    // Prepare
+    const extra = { Put: { Item: { pk, sk: 'OUTBOX#x' } } }
+    const rows = [newRow(), { ...newRow({ id: 'e-2', userId: 'u-2' }), extra: [extra] }]
+
+    // Act
+    const steps = insertEnrollmentsParams(tenant, 'c-1', rows, { seatLimit: 3 })
+
+    // Assess
+    expect(steps.map((s) => s.refusal)).toEqual([
+      { row: 0, kind: 'duplicate' },
+      { row: 0, kind: 'duplicate' },
+      { row: 1, kind: 'duplicate' },
+      { row: 1, kind: 'duplicate' },
+      undefined,
+      { row: 0, kind: 'user_inactive' },
+      { row: 1, kind: 'user_inactive' },
+      'course',
+      undefined,
+    ])
+    expect(steps[4]?.item).toBe(extra)
+    // No row takes a seat: seats are neither added nor a condition.
+    expect(steps[7]?.item.Update).toMatchObject({
+      UpdateExpression: 'ADD #n0 :v0',
+      ConditionExpression: '(attribute_exists(#n1)) AND (#n2 = :v1)',
+      ExpressionAttributeNames: { '#n0': 'enrollment_count', '#n1': 'pk', '#n2': 'status' },
+      ExpressionAttributeValues: { ':v0': 2, ':v1': 'published' },
+    })
+  })
+
+  it('imports history into any course, for a former user: no published or active-user condition', () => {
+    // Act
+    const steps = insertEnrollmentsParams(tenant, 'c-1', [newRow({ status: 'completed', completedAt: at })], {
+      seatLimit: null,
+      requirePublished: false,
+      requireActiveUsers: false,
+    })
+
+    // Assess
+    expect(steps.map((s) => s.refusal)).toEqual([
+      { row: 0, kind: 'duplicate' },
+      { row: 0, kind: 'duplicate' },
+      'course',
+      undefined,
+    ])
+    expect(steps[2]?.item.Update?.ConditionExpression).toBe('attribute_exists(#n1)')
+    expect(steps[3]?.item.Update?.ExpressionAttributeNames).toEqual({
+      '#n0': 'enrollments_total',
+      '#n1': 'enrollments_status_completed',
+      '#n2': 'completions_total',
+    })
+  })
+
+  it('refuses a group with two rows of one user (one pair item each)', () => {
+    expect(() =>
+      insertEnrollmentsParams(tenant, 'c-1', [newRow(), newRow({ id: 'e-2' })], { seatLimit: null }),
+    ).toThrow('one row per user')
+  })
+})
+
+describe('Function: saveEnrollmentParams', () => {
+  it('replaces the record as read (stale otherwise) and nothing else when only the due date moves', () => {
+    // Act
+    const steps = saveEnrollmentParams(
+      tenant,
+      enrollment(),
+      enrollment({ dueDate: later, updatedAt: later }),
+      [],
+    )
+
+    // Assess
+    expect(steps).toHaveLength(1)
+    expect(steps[0]?.refusal).toBe('stale')
+    expect(steps[0]?.item.Put).toMatchObject({
+      Item: { pk, sk: 'ENROLL#e-1', due_date: later, gsi2sk: `${later}#e-1` },
+      ConditionExpression: '(#n0 = :v0) AND (#n1 = :v1)',
+      ExpressionAttributeNames: { '#n0': 'updated_at', '#n1': 'status' },
+      ExpressionAttributeValues: { ':v0': at, ':v1': 'active' },
+    })
+  })
+
+  it('moves the pair guard, frees the seat and moves the counters on a drop', () => {
+    // Prepare
+    const current = enrollment({ holdsSeat: true })
+    const next = enrollment({ status: 'dropped', holdsSeat: false, updatedAt: later })
+
+    // Act
+    const [, pair, course, counters] = saveEnrollmentParams(tenant, current, next, [])
+
+    // Assess
+    expect(pair?.refusal).toBe('pair_replaced')
+    expect(pair?.item.Update).toEqual({
+      Key: { pk, sk: 'ENRPAIR#u-1#c-1' },
+      UpdateExpression: 'SET #n0 = :v0',
+      ConditionExpression: '#n1 = :v1',
+      ExpressionAttributeNames: { '#n0': 'status', '#n1': 'enrollment_id' },
+      ExpressionAttributeValues: { ':v0': 'dropped', ':v1': 'e-1' },
+    })
+    expect(course?.item.Update).toEqual({
+      Key: { pk, sk: 'COURSE#c-1' },
+      UpdateExpression: 'ADD #n0 :v0, #n1 :v1',
+      ExpressionAttributeNames: { '#n0': 'enrollment_count', '#n1': 'seats_taken' },
+      ExpressionAttributeValues: { ':v0': -1, ':v1': -1 },
+    })
+    expect(counters?.item.Update).toMatchObject({
+      Key: { pk, sk: 'COUNTERS' },
+      ExpressionAttributeNames: { '#n0': 'enrollments_status_active', '#n1': 'enrollments_status_dropped' },
+      ExpressionAttributeValues: { ':v0': -1, ':v1': 1 },
+    })
+  })
+})
