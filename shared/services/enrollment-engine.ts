@@ -16,18 +16,19 @@ import {
 } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { newEvent, newNotification } from '../domain/events.ts'
-import { notificationPut, outboxPut } from '../store/outbox-items.ts'
 import { getCourse, getCourses } from '../store/courses-store.ts'
 import {
-  EnrollmentGroupRefused,
   getEnrollments,
   getPairs,
   insertEnrollments,
   pairKey,
-  type NewEnrollmentRow,
+  type GroupRefusal,
+  type NewEnrollment,
   type PairState,
   type Replaced,
+  type RowRefusal,
 } from '../store/enrollments-store.ts'
+import { WriteRefused } from '../store/store-errors.ts'
 import { batchGetUsers } from '../store/users-store.ts'
 import { mapLimit } from '../concurrency.ts'
 
@@ -57,13 +58,12 @@ interface Planned {
 }
 
 function newRow(
-  tenant: TenantContext,
   p: Planned,
   course: Course,
   status: Enrollment['status'],
   channel: EnrollmentChannel,
   at: string,
-): NewEnrollmentRow {
+): NewEnrollment {
   const id = p.replaces?.enrollment.id ?? randomUUID()
   const enrollment: Enrollment = {
     id,
@@ -102,11 +102,17 @@ function newRow(
     { enrollmentId: id, courseId: enrollment.courseId, courseTitle: course.title, status },
     at,
   )
-  return {
-    enrollment,
-    replaces: p.replaces,
-    extra: [outboxPut(tenant, event), notificationPut(tenant, notification)],
-  }
+  return { enrollment, replaces: p.replaces, effects: { events: [event], notifications: [notification] } }
+}
+
+/**
+ * Why row `row` of a refused group was refused, if it was: a changed pair or record first, as the
+ * decision checks a live enrollment before the user.
+ */
+function rowRefusal(refused: WriteRefused<GroupRefusal>, row: number): RowRefusal | undefined {
+  if (refused.has({ row, kind: 'duplicate' })) return 'duplicate'
+  if (refused.has({ row, kind: 'user_inactive' })) return 'user_inactive'
+  return undefined
 }
 
 /** Rows that need a seat: one transaction each, in order, so the seat count decides each one. */
@@ -121,14 +127,14 @@ async function enrollSeated(
   for (const p of planned) {
     let status: Enrollment['status'] = 'active'
     for (let attempt = 0; attempt < 3; attempt++) {
-      const row = newRow(tenant, p, course, status, channel, at)
+      const row = newRow(p, course, status, channel, at)
       try {
         await insertEnrollments(tenant, course.id, [row], { seatLimit: course.settings.seatLimit })
         results[p.index] = { ok: row.enrollment }
         break
       } catch (err) {
-        if (!(err instanceof EnrollmentGroupRefused)) throw err
-        const refusal = err.failedRows.get(0)
+        if (!(err instanceof WriteRefused)) throw err
+        const refusal = rowRefusal(err, 0)
         if (refusal) {
           results[p.index] = { error: refusal }
           break
@@ -160,22 +166,24 @@ async function enrollGrouped(
   for (let i = 0; i < planned.length; i += ROWS_PER_TRANSACTION) {
     let group = planned.slice(i, i + ROWS_PER_TRANSACTION)
     while (group.length > 0) {
-      const rows = group.map((p) => newRow(tenant, p, course, p.status, channel, at))
+      const rows = group.map((p) => newRow(p, course, p.status, channel, at))
       try {
         await insertEnrollments(tenant, course.id, rows, { seatLimit: course.settings.seatLimit })
         group.forEach((p, k) => (results[p.index] = { ok: rows[k]?.enrollment as Enrollment }))
         break
       } catch (err) {
-        if (!(err instanceof EnrollmentGroupRefused)) throw err
-        if (err.courseRefused && err.failedRows.size === 0) {
+        if (!(err instanceof WriteRefused)) throw err
+        const refusals = group.map((_, k) => rowRefusal(err, k))
+        if (refusals.every((r) => r === undefined)) {
+          if (!err.has('course')) throw err
           group.forEach((p) => (results[p.index] = { error: 'not_published' }))
           break
         }
         group.forEach((p, k) => {
-          const refusal = err.failedRows.get(k)
+          const refusal = refusals[k]
           if (refusal) results[p.index] = { error: refusal }
         })
-        group = group.filter((_, k) => !err.failedRows.has(k))
+        group = group.filter((_, k) => refusals[k] === undefined)
       }
     }
   }

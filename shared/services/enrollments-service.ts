@@ -8,19 +8,15 @@ import {
 import { progressView, type ProgressView } from '../domain/enrollments/progress.ts'
 import { ConflictError, NotFoundError, RuleViolationError } from '../domain/errors.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { newEvent } from '../domain/events.ts'
-import { outboxPut } from '../store/outbox-items.ts'
+import { newEvent, noEffects, type Effects } from '../domain/events.ts'
 import { listModules } from '../store/courses-store.ts'
 import {
   listCompletions as listStoredCompletions,
   listEnrollments as listStored,
   type EnrollmentListQuery,
 } from '../store/enrollments-list.ts'
-import {
-  getEnrollment as getStored,
-  saveEnrollment,
-  StaleEnrollmentError,
-} from '../store/enrollments-store.ts'
+import { getEnrollment as getStored, saveEnrollment } from '../store/enrollments-store.ts'
+import { isStale } from '../store/optimistic.ts'
 import { memberUserIds } from './groups-service.ts'
 import { enroll, type EnrollRow, type RowResult } from './enrollment-engine.ts'
 
@@ -72,23 +68,26 @@ export function listCompletions(
   return listStoredCompletions(tenant, q)
 }
 
+/** An enrollment's next state and what the change causes; undefined when nothing changes. */
+export type NextEnrollment = (
+  current: Enrollment,
+) => { readonly enrollment: Enrollment; readonly effects: Effects } | undefined
+
 /** Applies `next` to the current enrollment; re-reads and re-applies when it changed meanwhile. */
 export async function changeEnrollment(
   tenant: TenantContext,
   id: string,
-  next: (
-    current: Enrollment,
-  ) => { enrollment: Enrollment; extra: Parameters<typeof saveEnrollment>[3] } | undefined,
+  next: NextEnrollment,
 ): Promise<Enrollment> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const current = await getEnrollment(tenant, id)
     const change = next(current)
     if (!change) return current
     try {
-      await saveEnrollment(tenant, current, change.enrollment, change.extra)
+      await saveEnrollment(tenant, { before: current, after: change.enrollment, effects: change.effects })
       return change.enrollment
     } catch (err) {
-      if (!(err instanceof StaleEnrollmentError)) throw err
+      if (!isStale(err)) throw err
     }
   }
   throw new ConflictError('enrollment.concurrent_update', 'The enrollment changed meanwhile; retry')
@@ -97,7 +96,7 @@ export async function changeEnrollment(
 export function setDueDate(tenant: TenantContext, id: string, dueDate: string | null, at = nowIso()) {
   return changeEnrollment(tenant, id, (current) => ({
     enrollment: { ...current, dueDate, updatedAt: at },
-    extra: [],
+    effects: noEffects,
   }))
 }
 
@@ -121,7 +120,7 @@ export function dropEnrollment(tenant: TenantContext, id: string, at = nowIso())
     )
     return {
       enrollment: { ...current, status: 'dropped', holdsSeat: false, updatedAt: at },
-      extra: [outboxPut(tenant, event)],
+      effects: { events: [event] },
     }
   })
 }

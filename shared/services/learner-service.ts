@@ -17,19 +17,12 @@ import { ConflictError, NotFoundError, RuleViolationError, ValidationError } fro
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { unitStatement } from '../domain/xapi/cmi5.ts'
 import { statementIdFor } from '../domain/xapi/statement.ts'
-import { newEvent } from '../domain/events.ts'
-import { outboxPut } from '../store/outbox-items.ts'
+import { newEvent, noEffects, type DomainEvent, type Effects } from '../domain/events.ts'
 import { appendEvent } from '../store/outbox-store.ts'
 import { modulePackageSize, presignModulePackage } from '../store/content-store.ts'
 import { getCourse, listModules } from '../store/courses-store.ts'
-import {
-  certificatePut,
-  EnrollmentGroupRefused,
-  getPairs,
-  insertEnrollments,
-  pairKey,
-} from '../store/enrollments-store.ts'
-import type { TransactItem } from '../store/db.ts'
+import { getPairs, insertEnrollments, pairKey } from '../store/enrollments-store.ts'
+import { WriteRefused } from '../store/store-errors.ts'
 import { getUser } from '../store/users-store.ts'
 import { changeEnrollment, getEnrollment } from './enrollments-service.ts'
 
@@ -57,12 +50,11 @@ function findModule(modules: readonly Module[], moduleId: string): Module {
  * Internal events: not in the webhook catalog.
  */
 function learningEvents(
-  tenant: TenantContext,
   before: Enrollment,
   after: Enrollment,
   change: ActivityChange,
   reported: Reported,
-): TransactItem[] {
+): DomainEvent[] {
   const { module, attempt } = reported
   const ids = {
     enrollmentId: after.id,
@@ -71,40 +63,32 @@ function learningEvents(
     moduleId: change.moduleId,
   }
   const score = attempt ? { raw: attempt.raw, max: attempt.max, scaled: attempt.scaled } : undefined
-  const items: TransactItem[] = []
+  const events: DomainEvent[] = []
   if (change.kind === 'start' && module.moduleType === 'cmi5') {
     // Every launch of a cmi5 unit opens a session the unit's own statements will name.
-    items.push(outboxPut(tenant, newEvent('cmi5.launched', { ...ids, sessionId: randomUUID() }, change.at)))
+    events.push(newEvent('cmi5.launched', { ...ids, sessionId: randomUUID() }, change.at))
   }
   if (attempt && score) {
-    items.push(
-      outboxPut(
-        tenant,
-        newEvent('quiz_attempt.graded', { ...ids, ...score, passed: attempt.passed }, change.at),
-      ),
-    )
+    events.push(newEvent('quiz_attempt.graded', { ...ids, ...score, passed: attempt.passed }, change.at))
   }
   const wasDone = before.modules[change.moduleId]?.status === 'completed'
   const moduleState = after.modules[change.moduleId]
   if (!wasDone && moduleState?.status === 'completed') {
-    items.push(
-      outboxPut(
-        tenant,
-        newEvent(
-          'module.completed',
-          {
-            ...ids,
-            moduleType: module.moduleType,
-            score: moduleState.score,
-            success: reported.success ?? null,
-            attempt: attempt?.passed ? score : null,
-          },
-          change.at,
-        ),
+    events.push(
+      newEvent(
+        'module.completed',
+        {
+          ...ids,
+          moduleType: module.moduleType,
+          score: moduleState.score,
+          success: reported.success ?? null,
+          attempt: attempt?.passed ? score : null,
+        },
+        change.at,
       ),
     )
   }
-  return items
+  return events
 }
 
 /** What the activity's module reported beyond progress: a graded attempt, pass/fail. */
@@ -114,15 +98,17 @@ interface Reported {
   readonly success?: boolean
 }
 
-/** The activity, and completion when it finishes the last required module. */
+/**
+ * The activity, and completion when it finishes the last required module (the store writes the
+ * certificate the completed enrollment holds).
+ */
 function nextState(
-  tenant: TenantContext,
   current: Enrollment,
   modules: readonly Module[],
   change: ActivityChange,
   validityDays: number | null,
   reported: Reported,
-): { enrollment: Enrollment; extra: TransactItem[] } {
+): { enrollment: Enrollment; effects: Effects } {
   const { attempt } = reported
   if (current.status !== 'active') {
     throw new RuleViolationError(
@@ -132,39 +118,21 @@ function nextState(
   }
   let next = applyActivity(current, modules, change)
   if (attempt) next = { ...next, quizAttempts: [...next.quizAttempts, attempt] }
-  const extra: TransactItem[] = learningEvents(tenant, current, next, change, reported)
+  const events = learningEvents(current, next, change, reported)
   if (isComplete(modules, next.modules)) {
     const certificateId = randomUUID()
     next = completeEnrollment(next, change.at, certificateId, validityDays)
     const ids = { userId: next.userId, courseId: next.courseId }
-    extra.push(
-      outboxPut(
-        tenant,
-        newEvent(
-          'enrollment.completed',
-          { enrollmentId: next.id, ...ids, completedAt: change.at },
-          change.at,
-        ),
-      ),
-      certificatePut(tenant, {
-        id: certificateId,
-        number: next.certificateNumber ?? '',
-        ...ids,
-        enrollmentId: next.id,
-        issuedAt: change.at,
-        expiresAt: next.certificateExpiresAt,
-      }),
-      outboxPut(
-        tenant,
-        newEvent(
-          'certificate.issued',
-          { certificateId, certificateNumber: next.certificateNumber, ...ids },
-          change.at,
-        ),
+    events.push(
+      newEvent('enrollment.completed', { enrollmentId: next.id, ...ids, completedAt: change.at }, change.at),
+      newEvent(
+        'certificate.issued',
+        { certificateId, certificateNumber: next.certificateNumber, ...ids },
+        change.at,
       ),
     )
   }
-  return { enrollment: next, extra }
+  return { enrollment: next, effects: { events } }
 }
 
 export async function recordActivity(
@@ -229,7 +197,7 @@ async function applyActivityTo(
   reported: Reported,
 ): Promise<ProgressView> {
   const saved = await changeEnrollment(tenant, ctx.enrollment.id, (current) =>
-    nextState(tenant, current, ctx.modules, change, ctx.validityDays, reported),
+    nextState(current, ctx.modules, change, ctx.validityDays, reported),
   )
   return progressView(saved, ctx.modules)
 }
@@ -379,14 +347,14 @@ export async function importCompletion(tenant: TenantContext, input: ImportInput
     quizAttempts: [],
   }
   try {
-    await insertEnrollments(tenant, course.id, [{ enrollment, replaces: undefined, extra: [] }], {
+    await insertEnrollments(tenant, course.id, [{ enrollment, replaces: undefined, effects: noEffects }], {
       seatLimit: null,
       requirePublished: false,
       // History of a former user may be imported after the account was deactivated.
       requireActiveUsers: false,
     })
   } catch (err) {
-    if (err instanceof EnrollmentGroupRefused) {
+    if (err instanceof WriteRefused) {
       throw new ConflictError('enrollment.duplicate', 'The user already has an enrollment in this course')
     }
     throw err

@@ -4,15 +4,16 @@
  * tenant's counters in the same transaction. Each enrollment is in five indexes: tenant-wide by
  * enrolled_at, due_date and completed_at (gsi1-3), by user (gsi4) and by course (gsi5).
  */
-import type { Enrollment, EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
+import { isCounted, type Enrollment } from '../domain/enrollments/enrollment.ts'
+import { issuedCertificate, type Certificate } from '../domain/enrollments/progress.ts'
+import type { Effects } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { batchGet, getItem, type TransactItem } from './db.ts'
 import { enrollmentItem, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
 import { cond, conditionExpression, isEmptyUpdate, updateExpression, type Condition } from './expression.ts'
-import type { Key } from './keys.ts'
-import { keys } from './keys.ts'
+import { keys, type Key } from './keys.ts'
+import { effectSteps } from './outbox-items.ts'
 import { commit, type Step } from './transaction.ts'
-import { WriteRefused } from './store-errors.ts'
 
 export type { PairState }
 
@@ -53,9 +54,6 @@ export async function getPairs(
   return new Map(items.map(toPair).map((p) => [pairKey(p.userId, p.courseId), p]))
 }
 
-/** Counted when it is not dropped or expired: what a course's enrollment_count shows. */
-const counts = (s: EnrollmentStatus) => s !== 'dropped' && s !== 'expired'
-
 function statusCounterDeltas(before: Enrollment | undefined, after: Enrollment): Record<string, number> {
   const d: Record<string, number> = {}
   const add = (k: string, n: number) => (d[k] = (d[k] ?? 0) + n)
@@ -82,34 +80,26 @@ export interface Replaced {
   readonly enrollment: Enrollment
 }
 
-export interface NewEnrollmentRow {
+/** A new (or reactivated) enrollment and what it causes, written together or not at all. */
+export interface NewEnrollment {
   readonly enrollment: Enrollment
   /** Set when this reactivates a dropped or expired enrollment (same id). */
   readonly replaces: Replaced | undefined
-  readonly extra: readonly TransactItem[]
+  readonly effects: Effects
 }
 
 /** Why one row of a group was refused: the pair or record changed, or the user was deactivated. */
 export type RowRefusal = 'duplicate' | 'user_inactive'
 
 /**
- * What a failed condition of an enrollment group means: a row's pair or record changed
+ * What a failed condition of an enrollment group means: row `row`'s pair or record changed
  * (`duplicate`) or its user was deactivated (`user_inactive`); or the course refused (gone,
  * unpublished, or its seats taken).
  */
 export type GroupRefusal = { readonly row: number; readonly kind: RowRefusal } | 'course'
 
-/** Which rows of a group failed their own conditions (and why), and whether the course's did. */
-export class EnrollmentGroupRefused extends Error {
-  constructor(
-    readonly failedRows: ReadonlyMap<number, RowRefusal>,
-    readonly courseRefused: boolean,
-  ) {
-    super('Enrollment group refused')
-  }
-}
-
-export interface InsertOptions {
+/** The guards of a group besides each row's own: what the course and the users must be. */
+export interface GroupGuards {
   readonly seatLimit: number | null
   /** Historical imports may land in any course; everything else needs it published. */
   readonly requirePublished?: boolean
@@ -118,7 +108,7 @@ export interface InsertOptions {
 }
 
 /** The pair guard: absent for a first enrollment; for a reactivation, exactly as the decision read it. */
-function pairStep(tenant: TenantContext, row: NewEnrollmentRow, index: number): Step<GroupRefusal> {
+function pairStep(tenant: TenantContext, row: NewEnrollment, index: number): Step<GroupRefusal> {
   const e = row.enrollment
   const Item = {
     ...keys.enrollmentPair(tenant, e.userId, e.courseId),
@@ -139,7 +129,7 @@ function pairStep(tenant: TenantContext, row: NewEnrollmentRow, index: number): 
 }
 
 /** The record: new, or replacing exactly the version that was read (its counters follow from it). */
-function enrollmentStep(tenant: TenantContext, row: NewEnrollmentRow, index: number): Step<GroupRefusal> {
+function enrollmentStep(tenant: TenantContext, row: NewEnrollment, index: number): Step<GroupRefusal> {
   const read = row.replaces?.enrollment
   const condition = read
     ? cond.and(cond.eq('updated_at', read.updatedAt), cond.eq('status', read.status))
@@ -167,8 +157,8 @@ function activeUserStep(tenant: TenantContext, userId: string, index: number): S
 function courseStep(
   tenant: TenantContext,
   courseId: string,
-  rows: readonly NewEnrollmentRow[],
-  { seatLimit, requirePublished = true }: InsertOptions,
+  rows: readonly NewEnrollment[],
+  { seatLimit, requirePublished = true }: GroupGuards,
 ): Step<GroupRefusal> {
   const seats = rows.filter((r) => r.enrollment.holdsSeat).length
   const conditions: Condition[] = [cond.exists()]
@@ -176,7 +166,7 @@ function courseStep(
   if (seats > 0 && seatLimit !== null) conditions.push(cond.le('seats_taken', seatLimit - seats))
   const Key = keys.course(tenant, courseId)
   const update = {
-    add: { enrollment_count: rows.filter((r) => counts(r.enrollment.status)).length, seats_taken: seats },
+    add: { enrollment_count: rows.filter((r) => isCounted(r.enrollment.status)).length, seats_taken: seats },
   }
   const condition = cond.and(...conditions)
   const item: TransactItem = isEmptyUpdate(update)
@@ -190,13 +180,13 @@ function courseStep(
  * enrollment and outbox items, each user's active check, then the course (published; seats
  * available for the rows that take one) and the counters. Rows of one course are distinct users
  * (one pair item each, and an item may appear once in a transaction). Callers keep it within
- * DynamoDB's 100 items (2 per row plus its extra items, 1 per user, the course and the counters).
+ * DynamoDB's 100 items (2 per row plus its effects, 1 per user, the course and the counters).
  */
 export function insertEnrollmentsParams(
   tenant: TenantContext,
   courseId: string,
-  rows: readonly NewEnrollmentRow[],
-  options: InsertOptions,
+  rows: readonly NewEnrollment[],
+  guards: GroupGuards,
 ): Step<GroupRefusal>[] {
   const users = new Set(rows.map((r) => r.enrollment.userId))
   if (users.size !== rows.length) throw new Error('An enrollment group holds one row per user')
@@ -209,12 +199,12 @@ export function insertEnrollmentsParams(
     ...rows.flatMap((row, i) => [
       pairStep(tenant, row, i),
       enrollmentStep(tenant, row, i),
-      ...row.extra.map((item) => ({ item })),
+      ...effectSteps(tenant, row.effects),
     ]),
-    ...(options.requireActiveUsers === false
+    ...(guards.requireActiveUsers === false
       ? []
       : rows.map((row, i) => activeUserStep(tenant, row.enrollment.userId, i))),
-    courseStep(tenant, courseId, rows, options),
+    courseStep(tenant, courseId, rows, guards),
     ...addSteps(keys.counters(tenant), deltas),
   ]
 }
@@ -222,111 +212,89 @@ export function insertEnrollmentsParams(
 /**
  * Writes new (or reactivated) enrollments of one course in one transaction. Every condition
  * guards the state the decision read, so a concurrent change makes the write fail instead of
- * counting twice. @throws EnrollmentGroupRefused naming what failed.
+ * counting twice.
+ * @throws WriteRefused<GroupRefusal> naming each refused row (`{ row, kind }`) and `course`
  */
 export async function insertEnrollments(
   tenant: TenantContext,
   courseId: string,
-  rows: readonly NewEnrollmentRow[],
-  options: InsertOptions,
+  rows: readonly NewEnrollment[],
+  guards: GroupGuards,
 ): Promise<void> {
-  try {
-    await commit(insertEnrollmentsParams(tenant, courseId, rows, options))
-  } catch (err) {
-    if (!(err instanceof WriteRefused)) throw err
-    const refused: WriteRefused<GroupRefusal> = err
-    const failed = new Map<number, RowRefusal>()
-    rows.forEach((_, row) => {
-      // A changed pair or record is reported first, as the decision checks a live enrollment first.
-      if (refused.has({ row, kind: 'duplicate' })) failed.set(row, 'duplicate')
-      else if (refused.has({ row, kind: 'user_inactive' })) failed.set(row, 'user_inactive')
-    })
-    throw new EnrollmentGroupRefused(failed, refused.has('course'))
+  await commit(insertEnrollmentsParams(tenant, courseId, rows, guards))
+}
+
+/** An enrollment's next state and what the change causes. */
+export interface EnrollmentChange {
+  readonly before: Enrollment
+  readonly after: Enrollment
+  readonly effects: Effects
+}
+
+function certificateStep(tenant: TenantContext, c: Certificate): Step {
+  return {
+    item: {
+      Put: {
+        Item: {
+          ...keys.certificate(tenant, c.id),
+          type: 'certificate',
+          id: c.id,
+          number: c.number,
+          user_id: c.userId,
+          course_id: c.courseId,
+          enrollment_id: c.enrollmentId,
+          issued_at: c.issuedAt,
+          expires_at: c.expiresAt,
+        },
+        ...conditionExpression(cond.notExists()),
+      },
+    },
+    refusal: 'certificate_exists',
   }
 }
 
-export class StaleEnrollmentError extends Error {}
-
 /**
- * The transaction replacing an enrollment with its next state if it is still as `current` says
- * (`stale` otherwise), moving the pair guard, the course's seats and count, and the counters with it.
+ * The transaction replacing an enrollment with its next state if it is still as `before` says
+ * (`stale` otherwise), moving the pair guard, the course's seats and count, and the counters with
+ * it, and writing the certificate it issues and its effects.
  */
 export function saveEnrollmentParams(
   tenant: TenantContext,
-  current: Enrollment,
-  next: Enrollment,
-  extra: readonly TransactItem[],
+  { before, after, effects }: EnrollmentChange,
 ): Step[] {
-  const asRead = cond.and(cond.eq('updated_at', current.updatedAt), cond.eq('status', current.status))
+  const asRead = cond.and(cond.eq('updated_at', before.updatedAt), cond.eq('status', before.status))
   const pairMoves: Step[] =
-    next.status === current.status
+    after.status === before.status
       ? []
       : [
           {
             item: {
               Update: {
-                Key: keys.enrollmentPair(tenant, current.userId, current.courseId),
-                ...updateExpression({ set: { status: next.status } }, cond.eq('enrollment_id', current.id)),
+                Key: keys.enrollmentPair(tenant, before.userId, before.courseId),
+                ...updateExpression({ set: { status: after.status } }, cond.eq('enrollment_id', before.id)),
               },
             },
             refusal: 'pair_replaced',
           },
         ]
+  const certificate = issuedCertificate(before, after)
   return [
     {
-      item: { Put: { Item: enrollmentItem(tenant, next), ...conditionExpression(asRead) } },
+      item: { Put: { Item: enrollmentItem(tenant, after), ...conditionExpression(asRead) } },
       refusal: 'stale',
     },
     ...pairMoves,
-    ...addSteps(keys.course(tenant, current.courseId), {
-      enrollment_count: (counts(next.status) ? 1 : 0) - (counts(current.status) ? 1 : 0),
-      seats_taken: (next.holdsSeat ? 1 : 0) - (current.holdsSeat ? 1 : 0),
+    ...addSteps(keys.course(tenant, before.courseId), {
+      enrollment_count: (isCounted(after.status) ? 1 : 0) - (isCounted(before.status) ? 1 : 0),
+      seats_taken: (after.holdsSeat ? 1 : 0) - (before.holdsSeat ? 1 : 0),
     }),
-    ...addSteps(keys.counters(tenant), statusCounterDeltas(current, next)),
-    ...extra.map((item) => ({ item })),
+    ...addSteps(keys.counters(tenant), statusCounterDeltas(before, after)),
+    ...(certificate ? [certificateStep(tenant, certificate)] : []),
+    ...effectSteps(tenant, effects),
   ]
 }
 
-/** @throws StaleEnrollmentError when it changed meanwhile */
-export async function saveEnrollment(
-  tenant: TenantContext,
-  current: Enrollment,
-  next: Enrollment,
-  extra: readonly TransactItem[],
-): Promise<void> {
-  try {
-    await commit(saveEnrollmentParams(tenant, current, next, extra))
-  } catch (err) {
-    if (err instanceof WriteRefused && err.has('stale')) throw new StaleEnrollmentError()
-    throw err
-  }
-}
-
-export interface Certificate {
-  readonly id: string
-  readonly number: string
-  readonly userId: string
-  readonly courseId: string
-  readonly enrollmentId: string
-  readonly issuedAt: string
-  readonly expiresAt: string | null
-}
-
-export function certificatePut(tenant: TenantContext, c: Certificate): TransactItem {
-  return {
-    Put: {
-      ...conditionExpression(cond.notExists()),
-      Item: {
-        ...keys.certificate(tenant, c.id),
-        type: 'certificate',
-        id: c.id,
-        number: c.number,
-        user_id: c.userId,
-        course_id: c.courseId,
-        enrollment_id: c.enrollmentId,
-        issued_at: c.issuedAt,
-        expires_at: c.expiresAt,
-      },
-    },
-  }
+/** @throws WriteRefused `stale` when the enrollment changed since `before` was read */
+export async function saveEnrollment(tenant: TenantContext, change: EnrollmentChange): Promise<void> {
+  await commit(saveEnrollmentParams(tenant, change))
 }

@@ -25,6 +25,9 @@ export const liveStatuses: ReadonlySet<EnrollmentStatus> = new Set([
   'pending_approval',
 ])
 
+/** Counted when it is not dropped or expired: what a course's enrollment_count shows. */
+export const isCounted = (status: EnrollmentStatus): boolean => status !== 'dropped' && status !== 'expired'
+
 export type ModuleStatus = 'not_started' | 'in_progress' | 'completed'
 
 export interface ModuleProgress {

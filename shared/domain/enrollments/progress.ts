@@ -77,6 +77,31 @@ export function certificateExpiry(issuedAt: string, validityDays: number | null)
   return new Date(Date.parse(issuedAt) + validityDays * 86_400_000).toISOString()
 }
 
+/** The certificate a completion issues: its own record, besides the fields on the enrollment. */
+export interface Certificate {
+  readonly id: string
+  readonly number: string
+  readonly userId: string
+  readonly courseId: string
+  readonly enrollmentId: string
+  readonly issuedAt: string
+  readonly expiresAt: string | null
+}
+
+/** The certificate a change issues: the one `after` holds and `before` did not (see completeEnrollment). */
+export function issuedCertificate(before: Enrollment, after: Enrollment): Certificate | undefined {
+  if (after.certificateId === null || after.certificateId === before.certificateId) return undefined
+  return {
+    id: after.certificateId,
+    number: after.certificateNumber ?? '',
+    userId: after.userId,
+    courseId: after.courseId,
+    enrollmentId: after.id,
+    issuedAt: after.completedAt ?? after.updatedAt,
+    expiresAt: after.certificateExpiresAt,
+  }
+}
+
 export interface ActivityChange {
   readonly moduleId: string
   readonly kind: 'start' | 'progress' | 'complete'

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Enrollment } from '../../../shared/domain/enrollments/enrollment.ts'
+import { completeEnrollment } from '../../../shared/domain/enrollments/progress.ts'
+import { newEvent } from '../../../shared/domain/events.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import {
   completionsParams,
@@ -13,7 +15,7 @@ import {
   getPairsParams,
   insertEnrollmentsParams,
   saveEnrollmentParams,
-  type NewEnrollmentRow,
+  type NewEnrollment,
 } from '../../../shared/store/enrollments-store.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
@@ -51,10 +53,10 @@ function enrollment(over: Partial<Enrollment> = {}): Enrollment {
   }
 }
 
-const newRow = (over: Partial<Enrollment> = {}): NewEnrollmentRow => ({
+const newRow = (over: Partial<Enrollment> = {}): NewEnrollment => ({
   enrollment: enrollment(over),
   replaces: undefined,
-  extra: [],
+  effects: {},
 })
 
 describe('Function: getEnrollmentParams and the batch reads', () => {
@@ -202,13 +204,13 @@ describe('Function: insertEnrollmentsParams', () => {
   it('guards a reactivation on the pair status and the record version as read, moving counters from them', () => {
     // Prepare
     const dropped = enrollment({ status: 'dropped', updatedAt: at })
-    const row: NewEnrollmentRow = {
+    const row: NewEnrollment = {
       enrollment: enrollment({ updatedAt: later, enrolledAt: later }),
       replaces: {
         pair: { userId: 'u-1', courseId: 'c-1', enrollmentId: 'e-1', status: 'dropped' },
         enrollment: dropped,
       },
-      extra: [],
+      effects: {},
     }
 
     // Act
@@ -231,10 +233,10 @@ describe('Function: insertEnrollmentsParams', () => {
     })
   })
 
-  it('numbers each row’s refusals, checks each user once, and carries the rows’ extra items', () => {
+  it('numbers each row’s refusals, checks each user once, and writes the rows’ effects unconditioned', () => {
     // Prepare
-    const extra = { Put: { Item: { pk, sk: 'OUTBOX#x' } } }
-    const rows = [newRow(), { ...newRow({ id: 'e-2', userId: 'u-2' }), extra: [extra] }]
+    const event = newEvent('enrollment.created', { enrollmentId: 'e-2' }, at)
+    const rows = [newRow(), { ...newRow({ id: 'e-2', userId: 'u-2' }), effects: { events: [event] } }]
 
     // Act
     const steps = insertEnrollmentsParams(tenant, 'c-1', rows, { seatLimit: 3 })
@@ -251,7 +253,12 @@ describe('Function: insertEnrollmentsParams', () => {
       'course',
       undefined,
     ])
-    expect(steps[4]?.item).toBe(extra)
+    expect(steps[4]?.item.Put?.Item).toMatchObject({
+      pk,
+      sk: `OUTBOX#${at}#${event.id}`,
+      event: 'enrollment.created',
+    })
+    expect(steps[4]?.item.Put?.ConditionExpression).toBeUndefined()
     // No row takes a seat: seats are neither added nor a condition.
     expect(steps[7]?.item.Update).toMatchObject({
       UpdateExpression: 'ADD #n0 :v0',
@@ -294,12 +301,11 @@ describe('Function: insertEnrollmentsParams', () => {
 describe('Function: saveEnrollmentParams', () => {
   it('replaces the record as read (stale otherwise) and nothing else when only the due date moves', () => {
     // Act
-    const steps = saveEnrollmentParams(
-      tenant,
-      enrollment(),
-      enrollment({ dueDate: later, updatedAt: later }),
-      [],
-    )
+    const steps = saveEnrollmentParams(tenant, {
+      before: enrollment(),
+      after: enrollment({ dueDate: later, updatedAt: later }),
+      effects: {},
+    })
 
     // Assess
     expect(steps).toHaveLength(1)
@@ -318,7 +324,9 @@ describe('Function: saveEnrollmentParams', () => {
     const next = enrollment({ status: 'dropped', holdsSeat: false, updatedAt: later })
 
     // Act
-    const [, pair, course, counters] = saveEnrollmentParams(tenant, current, next, [])
+    const event = newEvent('enrollment.dropped', { enrollmentId: 'e-1' }, later)
+    const steps = saveEnrollmentParams(tenant, { before: current, after: next, effects: { events: [event] } })
+    const [, pair, course, counters, outbox] = steps
 
     // Assess
     expect(pair?.refusal).toBe('pair_replaced')
@@ -340,5 +348,42 @@ describe('Function: saveEnrollmentParams', () => {
       ExpressionAttributeNames: { '#n0': 'enrollments_status_active', '#n1': 'enrollments_status_dropped' },
       ExpressionAttributeValues: { ':v0': -1, ':v1': 1 },
     })
+    expect(outbox?.item.Put?.Item).toMatchObject({ event: 'enrollment.dropped', event_id: event.id })
+    expect(steps).toHaveLength(5)
+  })
+
+  it('writes the certificate a completion issues, once, as a new item', () => {
+    // Prepare
+    const before = enrollment()
+    const after = completeEnrollment(before, later, 'cert-1', 365)
+
+    // Act
+    const steps = saveEnrollmentParams(tenant, { before, after, effects: {} })
+    const again = saveEnrollmentParams(tenant, {
+      before: after,
+      after: { ...after, updatedAt: '2026-03-03' },
+      effects: {},
+    })
+
+    // Assess
+    const certificate = steps.find((s) => s.refusal === 'certificate_exists')
+    expect(certificate?.item.Put).toEqual({
+      Item: {
+        pk,
+        sk: 'CERT#cert-1',
+        type: 'certificate',
+        id: 'cert-1',
+        number: after.certificateNumber,
+        user_id: 'u-1',
+        course_id: 'c-1',
+        enrollment_id: 'e-1',
+        issued_at: later,
+        expires_at: after.certificateExpiresAt,
+      },
+      ConditionExpression: 'attribute_not_exists(#n0)',
+      ExpressionAttributeNames: { '#n0': 'pk' },
+    })
+    expect(after.certificateExpiresAt).not.toBeNull()
+    expect(again.some((s) => s.refusal === 'certificate_exists')).toBe(false)
   })
 })
