@@ -28,6 +28,7 @@ import {
   type Replaced,
   type RowRefusal,
 } from '../store/enrollments-store.ts'
+import { retryOnConflict } from '../store/optimistic.ts'
 import { WriteRefused } from '../store/store-errors.ts'
 import { batchGetUsers } from '../store/users-store.ts'
 import { mapLimit } from '../concurrency.ts'
@@ -124,34 +125,45 @@ async function enrollSeated(
   at: string,
   results: RowResult[],
 ): Promise<void> {
-  for (const p of planned) {
-    let status: Enrollment['status'] = 'active'
-    for (let attempt = 0; attempt < 3; attempt++) {
+  for (const p of planned) results[p.index] = await enrollSeatedRow(tenant, course, p, channel, at)
+}
+
+const courseRefused = (err: unknown): boolean => err instanceof WriteRefused && err.has('course')
+
+/**
+ * One row into a course with limited seats: active, taking a seat. When the course refuses, it is
+ * read again to see why: unpublished meanwhile (not_published); else its seats were taken, so the
+ * row is waitlisted where the course keeps a waitlist and refused as course_full otherwise.
+ */
+function enrollSeatedRow(
+  tenant: TenantContext,
+  course: Course,
+  p: Planned,
+  channel: EnrollmentChannel,
+  at: string,
+): Promise<RowResult> {
+  return retryOnConflict(
+    async (attempt): Promise<RowResult> => {
+      let status: Enrollment['status'] = 'active'
+      if (attempt > 0) {
+        const fresh = await getCourse(tenant, course.id, { consistent: true })
+        if (!fresh || fresh.status !== 'published') return { error: 'not_published' }
+        if (attempt > 1 || !p.waitlistIfFull) return { error: 'course_full' }
+        status = 'waitlisted'
+      }
       const row = newRow(p, course, status, channel, at)
       try {
         await insertEnrollments(tenant, course.id, [row], { seatLimit: course.settings.seatLimit })
-        results[p.index] = { ok: row.enrollment }
-        break
+        return { ok: row.enrollment }
       } catch (err) {
-        if (!(err instanceof WriteRefused)) throw err
-        const refusal = rowRefusal(err, 0)
-        if (refusal) {
-          results[p.index] = { error: refusal }
-          break
-        }
-        const fresh = await getCourse(tenant, course.id, { consistent: true })
-        if (!fresh || fresh.status !== 'published') {
-          results[p.index] = { error: 'not_published' }
-          break
-        }
-        if (status === 'waitlisted' || !p.waitlistIfFull) {
-          results[p.index] = { error: 'course_full' }
-          break
-        }
-        status = 'waitlisted'
+        const refusal = err instanceof WriteRefused ? rowRefusal(err, 0) : undefined
+        if (refusal) return { error: refusal }
+        throw err
       }
-    }
-  }
+    },
+    // Active, then waitlisted; the third try only reads why the waitlisted row was refused.
+    { tries: 3, isConflict: courseRefused },
+  )
 }
 
 /** Rows that need no seat: grouped in transactions; a failing row is dropped and the rest retried. */

@@ -16,7 +16,7 @@ import {
   type EnrollmentListQuery,
 } from '../store/enrollments-list.ts'
 import { getEnrollment as getStored, saveEnrollment } from '../store/enrollments-store.ts'
-import { isStale } from '../store/optimistic.ts'
+import { isStale, retryOnConflict } from '../store/optimistic.ts'
 import { memberUserIds } from './groups-service.ts'
 import { enroll, type EnrollRow, type RowResult } from './enrollment-engine.ts'
 
@@ -79,18 +79,18 @@ export async function changeEnrollment(
   id: string,
   next: NextEnrollment,
 ): Promise<Enrollment> {
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const current = await getEnrollment(tenant, id)
-    const change = next(current)
-    if (!change) return current
-    try {
+  try {
+    return await retryOnConflict(async () => {
+      const current = await getEnrollment(tenant, id)
+      const change = next(current)
+      if (!change) return current
       await saveEnrollment(tenant, { before: current, after: change.enrollment, effects: change.effects })
       return change.enrollment
-    } catch (err) {
-      if (!isStale(err)) throw err
-    }
+    })
+  } catch (err) {
+    if (!isStale(err)) throw err
+    throw new ConflictError('enrollment.concurrent_update', 'The enrollment changed meanwhile; retry')
   }
-  throw new ConflictError('enrollment.concurrent_update', 'The enrollment changed meanwhile; retry')
 }
 
 export function setDueDate(tenant: TenantContext, id: string, dueDate: string | null, at = nowIso()) {
