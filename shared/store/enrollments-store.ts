@@ -54,6 +54,7 @@ export async function getPairs(
   return new Map(items.map(toPair).map((p) => [pairKey(p.userId, p.courseId), p]))
 }
 
+/** The tenant counters a change moves (the attributes toEnrollmentCounters reads). */
 function statusCounterDeltas(before: Enrollment | undefined, after: Enrollment): Record<string, number> {
   const d: Record<string, number> = {}
   const add = (k: string, n: number) => (d[k] = (d[k] ?? 0) + n)
