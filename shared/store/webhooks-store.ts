@@ -1,43 +1,51 @@
 /**
- * Webhook endpoints and deliveries. A delivery's attempts are claimed with a condition on the
- * attempt count, so a message SQS hands out twice never makes two attempts or counts one twice.
+ * Webhook endpoints and deliveries. Deliveries are a delivery log (shared/store/delivery-log.ts):
+ * their attempts are claimed with a condition on the attempt count, so a message SQS hands out
+ * twice never makes two attempts or counts one twice.
  */
+import * as v from 'valibot'
 import type { EventType } from '../domain/events.ts'
-import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks/webhook.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
-  deleteItem,
-  getItem,
-  conditionally,
-  putItem,
-  queryAll,
-  queryCount,
-  queryUpTo,
-  updateItem,
-  type Item,
-} from './db.ts'
-import { attemptRecordedOn, claimAttemptOn, recordOutcomeOn } from './attempts.ts'
-import { indexes, keys, TTL_ATTRIBUTE } from './keys.ts'
+  eventCatalog,
+  type DeliveryStatus,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../domain/webhooks/webhook.ts'
+import { conditionally, getItem, putItem, queryAll, queryCount, queryUpTo, updateItem } from './db.ts'
+import { decodeItem, nullable } from './decode.ts'
+import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
+import { cond, conditionExpression, queryExpression, updateExpression, type Condition } from './expression.ts'
+import { indexes, keys } from './keys.ts'
 
 /** What the tenant-wide index means for deliveries. */
 const byCreated = indexes.gsi1
 
-/** Deliveries stay viewable for 90 days, the spec's delivery-log retention. */
-const DELIVERY_RETENTION_SECONDS = 90 * 86_400
+const EndpointItem = v.object({
+  id: v.string(),
+  url: v.string(),
+  events: v.array(v.picklist(eventCatalog)),
+  sealed_secret: v.string(),
+  created_at: v.string(),
+  deleted_at: nullable(v.string()),
+})
 
-function toEndpoint(item: Item): WebhookEndpoint {
+function toEndpoint(item: v.InferOutput<typeof EndpointItem>): WebhookEndpoint {
   return {
-    id: item.id as string,
-    url: item.url as string,
-    events: item.events as EventType[],
-    sealedSecret: item.sealed_secret as string,
-    createdAt: item.created_at as string,
-    deletedAt: (item.deleted_at as string | null | undefined) ?? null,
+    id: item.id,
+    url: item.url,
+    events: item.events,
+    sealedSecret: item.sealed_secret,
+    createdAt: item.created_at,
+    deletedAt: item.deleted_at,
   }
 }
 
-export async function insertEndpoint(tenant: TenantContext, e: WebhookEndpoint): Promise<void> {
-  await putItem({
+const decodeEndpoint = (item: Record<string, unknown>) =>
+  toEndpoint(decodeItem('webhook_endpoint', EndpointItem, item))
+
+export const endpointParams = {
+  insert: (tenant: TenantContext, e: WebhookEndpoint) => ({
     Item: {
       ...keys.webhookEndpoint(tenant, e.id),
       type: 'webhook_endpoint',
@@ -48,100 +56,118 @@ export async function insertEndpoint(tenant: TenantContext, e: WebhookEndpoint):
       created_at: e.createdAt,
       deleted_at: null,
     },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  })
+    ...conditionExpression(cond.notExists()),
+  }),
+
+  list: (tenant: TenantContext) =>
+    queryExpression({
+      key: cond.and(
+        cond.eq('pk', keys.tenantPartition(tenant)),
+        cond.beginsWith('sk', keys.webhookEndpointPrefix),
+      ),
+    }),
+
+  /** Deleting stops delivery; the sealed secret is erased with it. Refused if already deleted. */
+  delete: (tenant: TenantContext, id: string, at: string) => ({
+    Key: keys.webhookEndpoint(tenant, id),
+    ...updateExpression(
+      { set: { deleted_at: at, sealed_secret: '' } },
+      cond.and(cond.exists(), cond.eq('deleted_at', null)),
+    ),
+  }),
+}
+
+export async function insertEndpoint(tenant: TenantContext, e: WebhookEndpoint): Promise<void> {
+  await putItem(endpointParams.insert(tenant, e))
 }
 
 export async function getEndpoint(tenant: TenantContext, id: string): Promise<WebhookEndpoint | undefined> {
   const item = await getItem(keys.webhookEndpoint(tenant, id))
-  return item ? toEndpoint(item) : undefined
+  return item ? decodeEndpoint(item) : undefined
 }
 
 /** Every endpoint, deleted ones included (deliveries still name them). */
 export async function listEndpoints(tenant: TenantContext): Promise<WebhookEndpoint[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.webhookEndpointPrefix },
-  })
-  return items.map(toEndpoint)
+  return (await queryAll(endpointParams.list(tenant))).map(decodeEndpoint)
 }
 
-/** Deleting stops delivery; the sealed secret is erased with it. @returns false if already deleted. */
-export async function deleteEndpoint(tenant: TenantContext, id: string, at: string): Promise<boolean> {
-  return conditionally(
-    updateItem({
-      Key: keys.webhookEndpoint(tenant, id),
-      UpdateExpression: 'SET deleted_at = :at, sealed_secret = :gone',
-      ConditionExpression: 'attribute_exists(pk) AND deleted_at = :null',
-      ExpressionAttributeValues: { ':at': at, ':gone': '', ':null': null },
-    }),
-  )
+/** @returns false if already deleted (or never created). */
+export function deleteEndpoint(tenant: TenantContext, id: string, at: string): Promise<boolean> {
+  return conditionally(updateItem(endpointParams.delete(tenant, id, at)))
 }
 
-function toDelivery(item: Item): WebhookDelivery {
-  return {
-    id: item.id as string,
-    endpointId: item.endpoint_id as string,
-    eventId: item.event_id as string,
-    event: item.event as EventType,
-    status: item.status as DeliveryStatus,
-    attempts: (item.attempts as number | undefined) ?? 0,
-    httpStatus: (item.http_status as number | null | undefined) ?? null,
-    responseBody: (item.response_body as string | null | undefined) ?? null,
-    reason: (item.reason as string | null | undefined) ?? null,
-    payload: item.payload as string,
-    envelopeId: item.envelope_id as string,
-    retryOf: (item.retry_of as string | null | undefined) ?? null,
-    createdAt: item.created_at as string,
-    updatedAt: item.updated_at as string,
-    attemptRecorded: attemptRecordedOn(item),
-  }
-}
+/** What one attempt came to, recorded on the delivery. */
+export type DeliveryOutcome = Pick<WebhookDelivery, 'status' | 'httpStatus' | 'responseBody' | 'reason'>
+
+const DeliveryItem = v.object({
+  ...attemptColumns,
+  endpoint_id: v.string(),
+  event_id: v.string(),
+  event: v.picklist(eventCatalog),
+  response_body: nullable(v.string()),
+  payload: v.string(),
+  envelope_id: v.string(),
+  retry_of: nullable(v.string()),
+})
+
+export const deliveries = deliveryLog({
+  entity: 'webhook_delivery',
+  key: keys.webhookDelivery,
+  prefix: keys.webhookDeliveryPrefix,
+  schema: DeliveryItem,
+  toRow: (item): WebhookDelivery => ({
+    ...loggedAttemptsOf(item),
+    endpointId: item.endpoint_id,
+    eventId: item.event_id,
+    event: item.event,
+    responseBody: item.response_body,
+    payload: item.payload,
+    envelopeId: item.envelope_id,
+    retryOf: item.retry_of,
+  }),
+  ownItem: (tenant, d: WebhookDelivery) => ({
+    endpoint_id: d.endpointId,
+    event_id: d.eventId,
+    event: d.event,
+    response_body: d.responseBody,
+    payload: d.payload,
+    envelope_id: d.envelopeId,
+    retry_of: d.retryOf,
+    [byCreated.pk]: keys.webhookDeliveriesIndexPk(tenant),
+    [byCreated.sk]: keys.webhookDeliveriesByCreated(d.createdAt, d.id),
+  }),
+  ownOutcome: (o: DeliveryOutcome) => ({ response_body: o.responseBody }),
+})
 
 /** @returns false when the delivery exists already (a relayed event seen again). */
-export async function insertDelivery(tenant: TenantContext, d: WebhookDelivery): Promise<boolean> {
-  return conditionally(
-    putItem({
-      Item: {
-        ...keys.webhookDelivery(tenant, d.id),
-        type: 'webhook_delivery',
-        id: d.id,
-        endpoint_id: d.endpointId,
-        event_id: d.eventId,
-        event: d.event,
-        status: d.status,
-        attempts: d.attempts,
-        http_status: d.httpStatus,
-        response_body: d.responseBody,
-        reason: d.reason,
-        payload: d.payload,
-        envelope_id: d.envelopeId,
-        retry_of: d.retryOf,
-        created_at: d.createdAt,
-        updated_at: d.updatedAt,
-        [TTL_ATTRIBUTE]: Math.floor(Date.parse(d.createdAt) / 1000) + DELIVERY_RETENTION_SECONDS,
-        [byCreated.pk]: keys.webhookDeliveriesIndexPk(tenant),
-        [byCreated.sk]: keys.webhookDeliveriesByCreated(d.createdAt, d.id),
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  )
-}
-
-export async function deleteDelivery(tenant: TenantContext, id: string): Promise<void> {
-  await deleteItem({ Key: keys.webhookDelivery(tenant, id) })
-}
-
-export async function getDelivery(tenant: TenantContext, id: string): Promise<WebhookDelivery | undefined> {
-  const item = await getItem(keys.webhookDelivery(tenant, id), { ConsistentRead: true })
-  return item ? toDelivery(item) : undefined
-}
+export const insertDelivery = deliveries.insert
+export const getDelivery = deliveries.get
+export const deleteDelivery = deliveries.delete
+/** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished delivery. */
+export const claimAttempt = deliveries.claim
+/** Records the outcome of the attempt this worker claimed; the delivery may stay pending. */
+export const recordAttempt = deliveries.record
 
 export interface DeliveryPageQuery {
   readonly status?: DeliveryStatus
   readonly event?: EventType
   readonly offset: number
   readonly limit: number
+}
+
+/** The deliveries view's query on the tenant's by-creation index (without order or paging). */
+export function deliveriesPageParams(tenant: TenantContext, q: Pick<DeliveryPageQuery, 'status' | 'event'>) {
+  const filters: Condition[] = [
+    ...(q.status ? [cond.eq('status', q.status)] : []),
+    ...(q.event ? [cond.eq('event', q.event)] : []),
+  ]
+  return {
+    IndexName: byCreated.name,
+    ...queryExpression({
+      key: cond.eq(byCreated.pk, keys.webhookDeliveriesIndexPk(tenant)),
+      ...(filters.length > 0 ? { filter: cond.and(...filters) } : {}),
+    }),
+  }
 }
 
 /**
@@ -152,73 +178,14 @@ export async function listDeliveriesPage(
   tenant: TenantContext,
   q: DeliveryPageQuery,
 ): Promise<{ items: WebhookDelivery[]; total: number }> {
-  const filters: string[] = []
-  const names: Record<string, string> = { '#pk': byCreated.pk }
-  const values: Record<string, unknown> = { ':pk': keys.webhookDeliveriesIndexPk(tenant) }
-  if (q.status) {
-    filters.push('#status = :status')
-    names['#status'] = 'status'
-    values[':status'] = q.status
-  }
-  if (q.event) {
-    filters.push('#event = :event')
-    names['#event'] = 'event'
-    values[':event'] = q.event
-  }
-  const input = {
-    IndexName: byCreated.name,
-    KeyConditionExpression: '#pk = :pk',
-    ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  }
+  const input = deliveriesPageParams(tenant, q)
   const [items, total] = await Promise.all([
     queryUpTo({ ...input, ScanIndexForward: false }, q.offset + q.limit),
     queryCount(input),
   ])
-  return { items: items.slice(q.offset, q.offset + q.limit).map(toDelivery), total }
+  return { items: items.slice(q.offset, q.offset + q.limit).map(deliveries.decode), total }
 }
 
-export async function listDeliveries(tenant: TenantContext): Promise<WebhookDelivery[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.webhookDeliveryPrefix },
-  })
-  return items.map(toDelivery)
-}
-
-/** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished delivery. */
-export function claimAttempt(
-  tenant: TenantContext,
-  id: string,
-  attempt: number,
-  at: string,
-): Promise<boolean> {
-  return claimAttemptOn(keys.webhookDelivery(tenant, id), attempt, at)
-}
-
-/** Records the outcome of the attempt this worker claimed; the delivery may stay pending. */
-export function recordAttempt(
-  tenant: TenantContext,
-  id: string,
-  attempt: number,
-  outcome: {
-    status: DeliveryStatus
-    httpStatus: number | null
-    responseBody: string | null
-    reason: string | null
-  },
-  at: string,
-): Promise<void> {
-  return recordOutcomeOn(
-    keys.webhookDelivery(tenant, id),
-    attempt,
-    {
-      status: outcome.status,
-      http_status: outcome.httpStatus,
-      response_body: outcome.responseBody,
-      reason: outcome.reason,
-    },
-    at,
-  )
+export function listDeliveries(tenant: TenantContext): Promise<WebhookDelivery[]> {
+  return deliveries.list(tenant)
 }

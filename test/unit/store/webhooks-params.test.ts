@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest'
+import { CLAIM_LEASE_MS } from '../../../shared/domain/attempts.ts'
+import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
+import type { WebhookDelivery, WebhookEndpoint } from '../../../shared/domain/webhooks/webhook.ts'
+import { deliveries, deliveriesPageParams, endpointParams } from '../../../shared/store/webhooks-store.ts'
+import { MalformedItem } from '../../../shared/store/store-errors.ts'
+import { spelledOut } from './spelled-out.ts'
+
+const tenant: TenantContext = { id: 't1', plan: 'growth' }
+const at = '2026-03-01T10:00:00.000Z'
+
+const endpoint: WebhookEndpoint = {
+  id: 'e1',
+  url: 'https://hooks.example.com/in',
+  events: ['user.created'],
+  sealedSecret: 'sealed',
+  createdAt: at,
+  deletedAt: null,
+}
+
+const delivery: WebhookDelivery = {
+  id: 'd1',
+  endpointId: 'e1',
+  eventId: 'ev1',
+  event: 'user.created',
+  status: 'pending',
+  attempts: 0,
+  httpStatus: null,
+  responseBody: null,
+  reason: null,
+  payload: '{"id":"d1"}',
+  envelopeId: 'd1',
+  retryOf: null,
+  createdAt: at,
+  updatedAt: at,
+  attemptRecorded: true,
+}
+
+describe('Webhook endpoint params', () => {
+  it('inserts an endpoint in the tenant partition only if absent', () => {
+    // Act
+    const p = endpointParams.insert(tenant, endpoint)
+
+    // Assess
+    expect(p.Item).toMatchObject({ pk: 'T#t1', sk: 'WEBHOOK#e1', type: 'webhook_endpoint', deleted_at: null })
+    expect(spelledOut(p.ConditionExpression, p)).toBe('attribute_not_exists(pk)')
+  })
+
+  it('lists the tenant endpoints by their key prefix', () => {
+    // Act
+    const p = endpointParams.list(tenant)
+
+    // Assess
+    expect(spelledOut(p.KeyConditionExpression, p)).toBe('(pk = "T#t1") AND (begins_with(sk, "WEBHOOK#"))')
+  })
+
+  it('deletes a live endpoint by erasing its secret, refused when it is gone already', () => {
+    // Act
+    const p = endpointParams.delete(tenant, 'e1', at)
+
+    // Assess
+    expect(p.Key).toEqual({ pk: 'T#t1', sk: 'WEBHOOK#e1' })
+    expect(spelledOut(p.UpdateExpression, p)).toBe(`SET deleted_at = "${at}", sealed_secret = ""`)
+    expect(spelledOut(p.ConditionExpression, p)).toBe('(attribute_exists(pk)) AND (deleted_at = null)')
+  })
+})
+
+describe('Webhook delivery params (the delivery log)', () => {
+  it('inserts a delivery only if absent, with its index entry and its 90-day expiry', () => {
+    // Act
+    const p = deliveries.params.insert(tenant, delivery)
+
+    // Assess
+    expect(p.Item).toMatchObject({
+      pk: 'T#t1',
+      sk: 'WHDELIVERY#d1',
+      type: 'webhook_delivery',
+      status: 'pending',
+      attempts: 0,
+      payload: '{"id":"d1"}',
+      gsi1pk: 'T#t1#WHDELIVERIES',
+      gsi1sk: `${at}#d1`,
+      ttl: Date.parse(at) / 1000 + 90 * 86_400,
+    })
+    expect(spelledOut(p.ConditionExpression, p)).toBe('attribute_not_exists(pk)')
+  })
+
+  it('reads a delivery strongly consistent', () => {
+    expect(deliveries.params.get(tenant, 'd1')).toEqual({
+      Key: { pk: 'T#t1', sk: 'WHDELIVERY#d1' },
+      ConsistentRead: true,
+    })
+  })
+
+  it('claims attempt n from n - 1, or from a claim of n whose lease ran out', () => {
+    // Act
+    const p = deliveries.params.claim(tenant, 'd1', 3, at)
+
+    // Assess
+    const expired = new Date(Date.parse(at) - CLAIM_LEASE_MS).toISOString()
+    expect(p.Key).toEqual({ pk: 'T#t1', sk: 'WHDELIVERY#d1' })
+    expect(spelledOut(p.UpdateExpression, p)).toBe(
+      `SET attempts = 3, attempt_state = "claimed", claimed_at = "${at}", updated_at = "${at}"`,
+    )
+    expect(spelledOut(p.ConditionExpression, p)).toBe(
+      `(status = "pending") AND ((attempts = 2) OR ((attempts = 3) AND (attempt_state = "claimed") AND (claimed_at < "${expired}")))`,
+    )
+  })
+
+  it('records the outcome of the claimed attempt, the response body with it', () => {
+    // Act
+    const p = deliveries.params.record(
+      tenant,
+      'd1',
+      3,
+      { status: 'pending', httpStatus: 503, responseBody: 'busy', reason: 'http_503' },
+      at,
+    )
+
+    // Assess
+    expect(spelledOut(p.UpdateExpression, p)).toBe(
+      `SET status = "pending", http_status = 503, reason = "http_503", response_body = "busy", attempt_state = "recorded", updated_at = "${at}"`,
+    )
+    expect(spelledOut(p.ConditionExpression, p)).toBe('(status = "pending") AND (attempts = 3)')
+  })
+
+  it('reads the deliveries view from the by-creation index, filters as FilterExpression', () => {
+    // Act
+    const all = deliveriesPageParams(tenant, {})
+    const some = deliveriesPageParams(tenant, { status: 'failed', event: 'user.created' })
+
+    // Assess
+    expect(all.IndexName).toBe('gsi1')
+    expect(spelledOut(all.KeyConditionExpression, all)).toBe('gsi1pk = "T#t1#WHDELIVERIES"')
+    expect(all.FilterExpression).toBeUndefined()
+    expect(spelledOut(some.FilterExpression, some)).toBe('(status = "failed") AND (event = "user.created")')
+  })
+
+  it('decodes a stored delivery, and refuses a malformed one naming its key, never a value', () => {
+    // Prepare
+    const item = deliveries.params.insert(tenant, delivery).Item
+
+    // Act
+    const decoded = deliveries.decode({ ...item, attempt_state: 'claimed' })
+    const malformed = (() => {
+      try {
+        return deliveries.decode({ ...item, payload: 42, status: 'lost' })
+      } catch (err) {
+        return err
+      }
+    })()
+
+    // Assess
+    expect(decoded).toEqual({ ...delivery, attemptRecorded: false })
+    expect(malformed).toBeInstanceOf(MalformedItem)
+    expect((malformed as Error).message).toMatch(/^Malformed webhook_delivery item \(T#t1 \/ WHDELIVERY#d1\)/)
+    expect((malformed as Error).message).not.toContain('lost')
+  })
+})
