@@ -1,48 +1,46 @@
 /**
- * The record-store connection and the statement delivery log. Attempts are claimed with a
- * condition on the attempt count (as webhook deliveries are), so a message SQS hands out twice
- * never makes two attempts or counts one twice.
+ * The record-store connection and the statement delivery log. The log is a delivery log
+ * (shared/store/delivery-log.ts), as webhook deliveries are: attempts are claimed with a condition
+ * on the attempt count, so a message SQS hands out twice never makes two attempts or counts one
+ * twice.
  */
+import * as v from 'valibot'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import type { IdentityMode, LrsConnection } from '../domain/xapi/connection.ts'
-import type { StatementDelivery, StatementStatus } from '../domain/xapi/delivery.ts'
-import {
-  batchDelete,
-  deleteItem,
-  getItem,
-  conditionally,
-  putItem,
-  queryAll,
-  queryUpTo,
-  updateItem,
-  type Item,
-} from './db.ts'
-import { attemptRecordedOn, claimAttemptOn, recordOutcomeOn } from './attempts.ts'
-import { keys, TTL_ATTRIBUTE } from './keys.ts'
+import { identityModes, type LrsConnection } from '../domain/xapi/connection.ts'
+import type { StatementDelivery } from '../domain/xapi/delivery.ts'
+import { deleteItem, getItem, putItem } from './db.ts'
+import { decodeItem, withDefault } from './decode.ts'
+import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
+import { cond } from './expression.ts'
+import { keys } from './keys.ts'
 
-/** Delivery-log rows live 90 days (the spec's retention). */
-const LOG_RETENTION_SECONDS = 90 * 86_400
+const ConnectionItem = v.object({
+  id: v.string(),
+  endpoint: v.string(),
+  key: v.string(),
+  sealed_secret: v.string(),
+  identity_mode: v.picklist(identityModes),
+  connected_at: v.string(),
+  updated_at: v.string(),
+})
 
-function toConnection(item: Item): LrsConnection {
+function toConnection(item: v.InferOutput<typeof ConnectionItem>): LrsConnection {
   return {
-    id: item.id as string,
-    endpoint: item.endpoint as string,
-    key: item.key as string,
-    sealedSecret: item.sealed_secret as string,
-    identityMode: item.identity_mode as IdentityMode,
-    connectedAt: item.connected_at as string,
-    updatedAt: item.updated_at as string,
+    id: item.id,
+    endpoint: item.endpoint,
+    key: item.key,
+    sealedSecret: item.sealed_secret,
+    identityMode: item.identity_mode,
+    connectedAt: item.connected_at,
+    updatedAt: item.updated_at,
   }
 }
 
-export async function getConnection(tenant: TenantContext): Promise<LrsConnection | undefined> {
+export const connectionParams = {
   // Strongly consistent: a disconnect must stop the very next attempt.
-  const item = await getItem(keys.lrsConnection(tenant), { ConsistentRead: true })
-  return item ? toConnection(item) : undefined
-}
+  get: (tenant: TenantContext) => ({ Key: keys.lrsConnection(tenant), ConsistentRead: true }),
 
-export async function putConnection(tenant: TenantContext, c: LrsConnection): Promise<void> {
-  await putItem({
+  put: (tenant: TenantContext, c: LrsConnection) => ({
     Item: {
       ...keys.lrsConnection(tenant),
       type: 'lrs_connection',
@@ -54,85 +52,83 @@ export async function putConnection(tenant: TenantContext, c: LrsConnection): Pr
       connected_at: c.connectedAt,
       updated_at: c.updatedAt,
     },
-  })
+  }),
+
+  delete: (tenant: TenantContext) => ({ Key: keys.lrsConnection(tenant), ReturnValues: 'ALL_OLD' as const }),
+}
+
+export async function getConnection(tenant: TenantContext): Promise<LrsConnection | undefined> {
+  const { Key, ConsistentRead } = connectionParams.get(tenant)
+  const item = await getItem(Key, { ConsistentRead })
+  return item ? toConnection(decodeItem('lrs_connection', ConnectionItem, item)) : undefined
+}
+
+export async function putConnection(tenant: TenantContext, c: LrsConnection): Promise<void> {
+  await putItem(connectionParams.put(tenant, c))
 }
 
 /** Deletes the connection and its sealed credentials. @returns false when none was saved. */
 export async function deleteConnection(tenant: TenantContext): Promise<boolean> {
-  const old = await deleteItem({ Key: keys.lrsConnection(tenant), ReturnValues: 'ALL_OLD' })
-  return old !== undefined
+  return (await deleteItem(connectionParams.delete(tenant))) !== undefined
 }
 
-function toStatement(item: Item): StatementDelivery {
-  return {
-    id: item.id as string,
-    eventId: item.event_id as string,
-    connectionId: item.connection_id as string,
-    madeFor: {
-      endpoint: (item.made_for_endpoint as string | undefined) ?? '',
-      identityMode: (item.made_for_identity_mode as string | undefined) ?? '',
-    },
-    verb: item.verb as string,
-    objectId: item.object_id as string,
-    userId: item.user_id as string,
-    enrollmentId: item.enrollment_id as string,
-    status: item.status as StatementStatus,
-    attempts: (item.attempts as number | undefined) ?? 0,
-    httpStatus: (item.http_status as number | null | undefined) ?? null,
-    reason: (item.reason as string | null | undefined) ?? null,
-    body: item.body as string,
-    manualRetries: (item.manual_retries as number | undefined) ?? 0,
-    createdAt: item.created_at as string,
-    updatedAt: item.updated_at as string,
-    attemptRecorded: attemptRecordedOn(item),
-  }
-}
+const StatementItem = v.object({
+  ...attemptColumns,
+  event_id: v.string(),
+  connection_id: v.string(),
+  // Rows from before statements named what they were made for match no connection.
+  made_for_endpoint: withDefault(v.string(), ''),
+  made_for_identity_mode: withDefault(v.string(), ''),
+  verb: v.string(),
+  object_id: v.string(),
+  user_id: v.string(),
+  enrollment_id: v.string(),
+  body: v.string(),
+  manual_retries: withDefault(v.number(), 0),
+})
+
+export const statements = deliveryLog({
+  entity: 'xapi_statement',
+  key: keys.xapiStatement,
+  prefix: keys.xapiStatementPrefix,
+  schema: StatementItem,
+  toRow: (item): StatementDelivery => ({
+    ...loggedAttemptsOf(item),
+    eventId: item.event_id,
+    connectionId: item.connection_id,
+    madeFor: { endpoint: item.made_for_endpoint, identityMode: item.made_for_identity_mode },
+    verb: item.verb,
+    objectId: item.object_id,
+    userId: item.user_id,
+    enrollmentId: item.enrollment_id,
+    body: item.body,
+    manualRetries: item.manual_retries,
+  }),
+  ownItem: (_tenant, s: StatementDelivery) => ({
+    event_id: s.eventId,
+    connection_id: s.connectionId,
+    made_for_endpoint: s.madeFor.endpoint,
+    made_for_identity_mode: s.madeFor.identityMode,
+    verb: s.verb,
+    object_id: s.objectId,
+    user_id: s.userId,
+    enrollment_id: s.enrollmentId,
+    body: s.body,
+    manual_retries: s.manualRetries,
+  }),
+})
 
 /** @returns false when the row exists already (a relayed event seen again). */
-export async function insertStatement(tenant: TenantContext, s: StatementDelivery): Promise<boolean> {
-  return conditionally(
-    putItem({
-      Item: {
-        ...keys.xapiStatement(tenant, s.id),
-        type: 'xapi_statement',
-        id: s.id,
-        event_id: s.eventId,
-        connection_id: s.connectionId,
-        made_for_endpoint: s.madeFor.endpoint,
-        made_for_identity_mode: s.madeFor.identityMode,
-        verb: s.verb,
-        object_id: s.objectId,
-        user_id: s.userId,
-        enrollment_id: s.enrollmentId,
-        status: s.status,
-        attempts: s.attempts,
-        http_status: s.httpStatus,
-        reason: s.reason,
-        body: s.body,
-        manual_retries: s.manualRetries,
-        created_at: s.createdAt,
-        updated_at: s.updatedAt,
-        [TTL_ATTRIBUTE]: Math.floor(Date.parse(s.createdAt) / 1000) + LOG_RETENTION_SECONDS,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  )
-}
+export const insertStatement = statements.insert
+export const getStatement = statements.get
+export const deleteStatement = statements.delete
+/** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished row. */
+export const claimAttempt = statements.claim
+/** Records the outcome of the attempt this worker claimed; the row may stay pending. */
+export const recordAttempt = statements.record
 
-export async function getStatement(
-  tenant: TenantContext,
-  id: string,
-): Promise<StatementDelivery | undefined> {
-  const item = await getItem(keys.xapiStatement(tenant, id), { ConsistentRead: true })
-  return item ? toStatement(item) : undefined
-}
-
-export async function listStatements(tenant: TenantContext): Promise<StatementDelivery[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.xapiStatementPrefix },
-  })
-  return items.map(toStatement)
+export function listStatements(tenant: TenantContext): Promise<StatementDelivery[]> {
+  return statements.list(tenant)
 }
 
 /**
@@ -140,102 +136,41 @@ export async function listStatements(tenant: TenantContext): Promise<StatementDe
  * range: erasure is a rare operator action, so it does not earn an index of its own.
  * @returns how many rows were deleted
  */
-export async function deleteStatement(tenant: TenantContext, id: string): Promise<void> {
-  await deleteItem({ Key: keys.xapiStatement(tenant, id) })
+export function deleteStatementsOf(tenant: TenantContext, userId: string): Promise<number> {
+  return statements.deleteWhere(tenant, cond.eq('user_id', userId))
 }
 
-export async function deleteStatementsOf(tenant: TenantContext, userId: string): Promise<number> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    FilterExpression: 'user_id = :user',
-    ProjectionExpression: 'pk, sk',
-    ExpressionAttributeValues: {
-      ':pk': keys.tenantPartition(tenant),
-      ':sk': keys.xapiStatementPrefix,
-      ':user': userId,
-    },
-  })
-  await batchDelete(items.map((item) => ({ pk: item.pk as string, sk: item.sk as string })))
-  return items.length
-}
+/** The rows a retry-all looks at: failed, and made for this store and actor form. */
+export const failedFor = (madeFor: StatementDelivery['madeFor']) =>
+  cond.and(
+    cond.eq('status', 'failed'),
+    cond.eq('made_for_endpoint', madeFor.endpoint),
+    cond.eq('made_for_identity_mode', madeFor.identityMode),
+  )
 
 /** Failed rows, up to `limit` (the filter runs on the log's own key range, never a scan). */
-export async function listFailedStatements(
+export function listFailedStatements(
   tenant: TenantContext,
   madeFor: StatementDelivery['madeFor'],
   limit: number,
 ): Promise<StatementDelivery[]> {
-  const items = await queryUpTo(
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-      FilterExpression:
-        '#status = :failed AND made_for_endpoint = :endpoint AND made_for_identity_mode = :mode',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':pk': keys.tenantPartition(tenant),
-        ':sk': keys.xapiStatementPrefix,
-        ':failed': 'failed',
-        ':endpoint': madeFor.endpoint,
-        ':mode': madeFor.identityMode,
-      },
-    },
-    limit,
-  )
-  return items.map(toStatement)
-}
-
-/** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished row. */
-export function claimAttempt(
-  tenant: TenantContext,
-  id: string,
-  attempt: number,
-  at: string,
-): Promise<boolean> {
-  return claimAttemptOn(keys.xapiStatement(tenant, id), attempt, at)
-}
-
-/** Records the outcome of the attempt this worker claimed; the row may stay pending. */
-export function recordAttempt(
-  tenant: TenantContext,
-  id: string,
-  attempt: number,
-  outcome: { status: StatementStatus; httpStatus: number | null; reason: string | null },
-  at: string,
-): Promise<void> {
-  return recordOutcomeOn(
-    keys.xapiStatement(tenant, id),
-    attempt,
-    { status: outcome.status, http_status: outcome.httpStatus, reason: outcome.reason },
-    at,
-  )
+  return statements.list(tenant, failedFor(madeFor), limit)
 }
 
 /**
  * A failed row back to pending with a fresh attempt count, for the current connection.
  * @returns false when the row is not failed (already re-queued by a concurrent retry).
  */
-export async function requeueFailed(
+export function requeueFailed(
   tenant: TenantContext,
   id: string,
   connectionId: string,
   at: string,
 ): Promise<boolean> {
-  return conditionally(
-    updateItem({
-      Key: keys.xapiStatement(tenant, id),
-      UpdateExpression:
-        'SET #status = :pending, attempts = :zero, http_status = :null, reason = :null, connection_id = :conn, updated_at = :at ADD manual_retries :one',
-      ConditionExpression: '#status = :failed',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':pending': 'pending',
-        ':failed': 'failed',
-        ':zero': 0,
-        ':null': null,
-        ':conn': connectionId,
-        ':at': at,
-        ':one': 1,
-      },
-    }),
+  return statements.requeue(
+    tenant,
+    id,
+    { set: { connection_id: connectionId }, add: { manual_retries: 1 } },
+    at,
   )
 }
