@@ -5,23 +5,27 @@
  */
 import { randomUUID } from 'node:crypto'
 
-export type EventType =
-  | 'user.created'
-  | 'user.deactivated'
-  | 'user.reactivated'
-  | 'enrollment.created'
-  | 'enrollment.completed'
-  | 'enrollment.dropped'
-  | 'course.published'
-  | 'course.archived'
-  | 'certificate.issued'
-  | 'job_role.assigned'
-  | 'skill.attained'
+/** Every event type, so a stored event can be read back as one. */
+export const eventTypes = [
+  'user.created',
+  'user.deactivated',
+  'user.reactivated',
+  'enrollment.created',
+  'enrollment.completed',
+  'enrollment.dropped',
+  'course.published',
+  'course.archived',
+  'certificate.issued',
+  'job_role.assigned',
+  'skill.attained',
   // Internal: learning activity for statement export; not in the webhook catalog.
-  | 'module.completed'
-  | 'quiz_attempt.graded'
-  | 'cmi5.launched'
-  | 'cmi5.statement'
+  'module.completed',
+  'quiz_attempt.graded',
+  'cmi5.launched',
+  'cmi5.statement',
+] as const
+
+export type EventType = (typeof eventTypes)[number]
 
 export interface DomainEvent {
   readonly id: string

@@ -5,7 +5,7 @@
  * so an event saved is an event sent. Both may relay the same event: fan-out is idempotent.
  */
 import { config } from '../config.ts'
-import { log } from '../log.ts'
+import { errorFields, log } from '../log.ts'
 import { listPendingEvents, markRelayed, type PendingEvent } from '../store/outbox-store.ts'
 import { getTenantById } from '../store/tenants-store.ts'
 import { fanOut } from './webhooks-service.ts'
@@ -25,10 +25,12 @@ export async function relay(pending: PendingEvent, at = new Date().toISOString()
   })
 }
 
-/** Relays events still pending after `outboxSweepAfterMs`, oldest first, up to `limit` a sweep. */
+/** Relays events still pending after `outboxSweepAfterMs`, oldest first, up to `limit` a sweep. @returns how many */
 export async function sweep(now = Date.now(), limit = 100): Promise<number> {
   const before = new Date(now - config.outboxSweepAfterMs).toISOString()
-  const pending = await listPendingEvents(before, limit)
-  for (const p of pending) await relay(p)
-  return pending.length
+  const { readable, unreadable } = await listPendingEvents(before, limit)
+  // Left pending (and reported every sweep) until it is repaired or expires with the outbox.
+  for (const err of unreadable) log('error', 'unreadable outbox event not relayed', errorFields(err))
+  for (const p of readable) await relay(p)
+  return readable.length
 }

@@ -1,10 +1,11 @@
 /** Reading the outbox: the relay (and tests) see what a change wrote next to it. */
+import * as v from 'valibot'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { type DomainEvent, type EventType, type Notification } from '../domain/events.ts'
+import { eventTypes, type DomainEvent, type EventType, type Notification } from '../domain/events.ts'
 import { outboxPut } from './outbox-items.ts'
 import {
+  conditionally,
   getItem,
-  isConditionalCheckFailed,
   putItem,
   queryUpTo,
   queryAll,
@@ -12,7 +13,10 @@ import {
   updateItem,
   type Item,
 } from './db.ts'
+import { decodeItem } from './decode.ts'
+import { cond, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys } from './keys.ts'
+import { MalformedItem } from './store-errors.ts'
 
 function outboxItems(tenant: TenantContext) {
   return queryAll({
@@ -55,57 +59,89 @@ export interface PendingEvent {
   readonly recordedAt: string
 }
 
+/** An outbox event item as the relay reads it (shared/store/outbox-items.ts writes it). */
+export const OutboxEventItem = v.object({
+  tenant_id: v.string(),
+  event_id: v.string(),
+  event: v.picklist(eventTypes),
+  created_at: v.string(),
+  recorded_at: v.optional(v.string()),
+  data: v.record(v.string(), v.unknown()),
+})
+
+/** @throws MalformedItem naming the item's key, never a value */
 export function toPendingEvent(item: Item): PendingEvent {
+  const e = decodeItem('outbox_event', OutboxEventItem, item)
   return {
-    tenantId: item.tenant_id as string,
-    recordedAt: (item.recorded_at as string | undefined) ?? (item.created_at as string),
-    event: {
-      id: item.event_id as string,
-      event: item.event as EventType,
-      createdAt: item.created_at as string,
-      data: item.data as Record<string, unknown>,
-    },
+    tenantId: e.tenant_id,
+    recordedAt: e.recorded_at ?? e.created_at,
+    event: { id: e.event_id, event: e.event, createdAt: e.created_at, data: e.data },
   }
 }
 
-/** Outbox events still waiting to be relayed that were written before `before` (oldest first). */
-export async function listPendingEvents(before: string, limit: number): Promise<PendingEvent[]> {
-  const items = await queryUpTo(
-    {
-      IndexName: indexes.gsi1.name,
-      KeyConditionExpression: '#pk = :pk AND #sk < :before',
-      ExpressionAttributeNames: { '#pk': indexes.gsi1.pk, '#sk': indexes.gsi1.sk },
-      ExpressionAttributeValues: { ':pk': keys.pendingOutboxPk, ':before': before },
-      Limit: limit,
-    },
-    limit,
-  )
-  return items.map(toPendingEvent)
+export const relayParams = {
+  /** Events written before `before` still in the sparse pending index, oldest first. */
+  pending: (before: string, limit: number) => ({
+    IndexName: indexes.gsi1.name,
+    ...queryExpression({
+      key: cond.and(cond.eq(indexes.gsi1.pk, keys.pendingOutboxPk), cond.lt(indexes.gsi1.sk, before)),
+    }),
+    Limit: limit,
+  }),
+
+  /** Out of the pending index; refused when the event is gone (expired). */
+  markRelayed: (tenantId: string, e: Pick<DomainEvent, 'id' | 'createdAt'>, at: string) => ({
+    Key: keys.outboxEvent({ id: tenantId }, e.createdAt, e.id),
+    ...updateExpression(
+      { set: { relayed_at: at }, remove: [indexes.gsi1.pk, indexes.gsi1.sk] },
+      cond.exists(),
+    ),
+  }),
+
+  checkpoint: (shardId: string) => ({ Key: keys.relayCheckpoint(shardId), ConsistentRead: true }),
+
+  putCheckpoint: (shardId: string, sequenceNumber: string) => ({
+    Item: { ...keys.relayCheckpoint(shardId), type: 'relay_checkpoint', sequence_number: sequenceNumber },
+  }),
+}
+
+/**
+ * Outbox events still waiting to be relayed that were written before `before` (oldest first). An
+ * item that does not read as an event is handed back as its MalformedItem error, so it is reported
+ * without holding up the events behind it.
+ */
+export async function listPendingEvents(
+  before: string,
+  limit: number,
+): Promise<{ readable: PendingEvent[]; unreadable: MalformedItem[] }> {
+  const items = await queryUpTo(relayParams.pending(before, limit), limit)
+  const readable: PendingEvent[] = []
+  const unreadable: MalformedItem[] = []
+  for (const item of items) {
+    try {
+      readable.push(toPendingEvent(item))
+    } catch (err) {
+      if (!(err instanceof MalformedItem)) throw err
+      unreadable.push(err)
+    }
+  }
+  return { readable, unreadable }
 }
 
 /** Takes a relayed event out of the pending index. */
 export async function markRelayed(tenantId: string, e: DomainEvent, at: string): Promise<void> {
-  try {
-    await updateItem({
-      Key: keys.outboxEvent({ id: tenantId }, e.createdAt, e.id),
-      UpdateExpression: 'SET relayed_at = :at REMOVE #pk, #sk',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#pk': indexes.gsi1.pk, '#sk': indexes.gsi1.sk },
-      ExpressionAttributeValues: { ':at': at },
-    })
-  } catch (err) {
-    if (!isConditionalCheckFailed(err)) throw err
-  }
+  await conditionally(updateItem(relayParams.markRelayed(tenantId, e, at)))
 }
+
+const Checkpoint = v.object({ sequence_number: v.string() })
 
 /** Where the local stream relay resumes a shard after a restart (in AWS the event source keeps it). */
 export async function getCheckpoint(shardId: string): Promise<string | undefined> {
-  const item = await getItem(keys.relayCheckpoint(shardId), { ConsistentRead: true })
-  return item?.sequence_number as string | undefined
+  const p = relayParams.checkpoint(shardId)
+  const item = await getItem(p.Key, { ConsistentRead: p.ConsistentRead })
+  return item ? decodeItem('relay_checkpoint', Checkpoint, item).sequence_number : undefined
 }
 
 export async function putCheckpoint(shardId: string, sequenceNumber: string): Promise<void> {
-  await putItem({
-    Item: { ...keys.relayCheckpoint(shardId), type: 'relay_checkpoint', sequence_number: sequenceNumber },
-  })
+  await putItem(relayParams.putCheckpoint(shardId, sequenceNumber))
 }

@@ -9,7 +9,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
 import { mapLimit } from '../../../shared/concurrency.ts'
-import { log } from '../../../shared/log.ts'
+import { errorFields, log } from '../../../shared/log.ts'
 import { relay } from '../../../shared/services/relay-service.ts'
 import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox-store.ts'
 
@@ -24,7 +24,7 @@ function pendingOf(record: DynamoDBRecord): PendingEvent | undefined {
   } catch (err) {
     log('error', 'unreadable outbox record skipped', {
       sequenceNumber: record.dynamodb?.SequenceNumber,
-      errorName: String(err),
+      ...errorFields(err),
     })
     return undefined
   }
@@ -42,7 +42,7 @@ export const handler = async (stream: DynamoDBStreamEvent): Promise<DynamoDBBatc
     } catch (err) {
       log('error', 'relay failed', {
         eventId: item.pending.event.id,
-        errorName: err instanceof Error ? err.name : 'Error',
+        ...errorFields(err),
       })
       if (firstFailed === undefined || item.index < firstFailed) firstFailed = item.index
     }

@@ -1,0 +1,110 @@
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { mockClient } from 'aws-sdk-client-mock'
+import { afterAll, describe, expect, it } from 'vitest'
+import { outboxPut } from '../../../shared/store/outbox-items.ts'
+import { listPendingEvents, relayParams, toPendingEvent } from '../../../shared/store/outbox-store.ts'
+import { MalformedItem } from '../../../shared/store/store-errors.ts'
+import { spelledOut } from './spelled-out.ts'
+
+const tenant = { id: 't1', plan: 'growth' } as const
+const event = {
+  id: 'ev1',
+  event: 'user.created',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  data: { userId: 'u1' },
+} as const
+
+describe('Outbox relay params', () => {
+  it('reads the events still pending before a time from the sparse index, oldest first', () => {
+    // Act
+    const p = relayParams.pending('2026-03-01T10:00:00.000Z', 100)
+
+    // Assess
+    expect(p.IndexName).toBe('gsi1')
+    expect(p.Limit).toBe(100)
+    expect(spelledOut(p.KeyConditionExpression, p)).toBe(
+      '(gsi1pk = "OUTBOX#PENDING") AND (gsi1sk < "2026-03-01T10:00:00.000Z")',
+    )
+  })
+
+  it('takes a relayed event out of the pending index, only while it exists', () => {
+    // Act
+    const p = relayParams.markRelayed('t1', event, '2026-03-01T10:01:00.000Z')
+
+    // Assess
+    expect(p.Key).toEqual({ pk: 'T#t1', sk: `OUTBOX#${event.createdAt}#ev1` })
+    expect(spelledOut(p.UpdateExpression, p)).toBe(
+      'SET relayed_at = "2026-03-01T10:01:00.000Z" REMOVE gsi1pk, gsi1sk',
+    )
+    expect(spelledOut(p.ConditionExpression, p)).toBe('attribute_exists(pk)')
+  })
+
+  it('keeps the local relay checkpoint per shard', () => {
+    expect(relayParams.checkpoint('shard-1')).toEqual({
+      Key: { pk: 'RELAY#CHECKPOINT', sk: 'shard-1' },
+      ConsistentRead: true,
+    })
+    expect(relayParams.putCheckpoint('shard-1', '42').Item).toEqual({
+      pk: 'RELAY#CHECKPOINT',
+      sk: 'shard-1',
+      type: 'relay_checkpoint',
+      sequence_number: '42',
+    })
+  })
+})
+
+describe('Function: toPendingEvent', () => {
+  it('reads the event the outbox writer wrote, with its wall-clock write time', () => {
+    // Prepare
+    const item = outboxPut(tenant, event).Put?.Item ?? {}
+
+    // Act
+    const pending = toPendingEvent(item)
+
+    // Assess
+    expect(pending).toEqual({ tenantId: 't1', event, recordedAt: item.recorded_at })
+  })
+
+  it('falls back to the event time for items from before recorded_at, and refuses an unknown event type', () => {
+    // Prepare
+    const older = { ...outboxPut(tenant, event).Put?.Item }
+    delete older.recorded_at
+
+    // Act
+    const pending = toPendingEvent(older)
+    const unknown = (() => {
+      try {
+        return toPendingEvent({ ...older, event: 'user.vanished' })
+      } catch (err) {
+        return err
+      }
+    })()
+
+    // Assess
+    expect(pending.recordedAt).toBe(event.createdAt)
+    expect(unknown).toBeInstanceOf(MalformedItem)
+    expect((unknown as Error).message).toMatch(/^Malformed outbox_event item \(T#t1 \/ OUTBOX#/)
+    expect((unknown as Error).message).not.toContain('user.vanished')
+  })
+})
+
+describe('Function: listPendingEvents', () => {
+  const ddb = mockClient(DynamoDBDocumentClient)
+  afterAll(() => ddb.restore())
+
+  it('hands an item it cannot read back as its error, next to the events it can', async () => {
+    // Prepare
+    const good = outboxPut(tenant, event).Put?.Item ?? {}
+    const bad = { ...outboxPut(tenant, { ...event, id: 'ev2' }).Put?.Item, data: 'not a map' }
+    ddb.on(QueryCommand).resolves({ Items: [bad, good] })
+
+    // Act
+    const { readable, unreadable } = await listPendingEvents('2026-03-02T00:00:00.000Z', 100)
+
+    // Assess
+    expect(readable.map((p) => p.event.id)).toEqual(['ev1'])
+    expect(unreadable).toHaveLength(1)
+    expect(unreadable[0]).toBeInstanceOf(MalformedItem)
+    expect(unreadable[0]?.message).toMatch(/^Malformed outbox_event item \(T#t1 \/ OUTBOX#.*#ev2\): data: /)
+  })
+})
