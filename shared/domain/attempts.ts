@@ -47,3 +47,8 @@ export const ATTEMPT_FAULT_REASONS = {
 export function statusAfterFailure(attempt: number, maxAttempts: number): 'pending' | 'failed' {
   return attempt >= maxAttempts ? 'failed' : 'pending'
 }
+
+/** The delivery logs' order: newest first. */
+export function newestFirst(a: { readonly createdAt: string }, b: { readonly createdAt: string }): number {
+  return a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
+}

@@ -1,13 +1,19 @@
 /**
- * Making an attempt a worker has claimed, for webhook deliveries and record-store statements alike.
+ * One queued attempt, for webhook deliveries and record-store statements alike: read the row,
+ * claim the attempt (shared/domain/attempts.ts), make it, record the outcome, queue the next.
  * An exception while making it is that attempt's failure, not the message's: it is logged by name
- * and message, and becomes a failed outcome (reason `secret_unreadable` or `internal_error`) that the caller records and
- * follows with the next attempt like any other, so the row never waits pending for the DLQ. Only
- * an unavailable store is left to SQS, since nothing could be recorded either: the message comes
- * back, and its copy takes the claim over once the lease ran out (shared/domain/attempts.ts).
+ * and message, and becomes a failed outcome (reason `secret_unreadable` or `internal_error`) that
+ * is recorded and followed by the next attempt like any other, so the row never waits pending for
+ * the DLQ. Only an unavailable store is left to SQS, since nothing could be recorded either: the
+ * message comes back, and its copy takes the claim over once the lease ran out.
  */
 import { SealedValueError } from '../crypto/secret-box.ts'
-import { ATTEMPT_FAULT_REASONS, statusAfterFailure } from '../domain/attempts.ts'
+import {
+  ATTEMPT_FAULT_REASONS,
+  attemptStep,
+  statusAfterFailure,
+  type AttemptRow,
+} from '../domain/attempts.ts'
 import { ServiceUnavailableError } from '../domain/errors.ts'
 import { errorFields, log } from '../log.ts'
 
@@ -49,4 +55,43 @@ export async function outcomeOrFault<O>(
           : ATTEMPT_FAULT_REASONS.internal,
     })
   }
+}
+
+/** What `make` returns when the row went away instead of being attempted: nothing to record. */
+export const ROW_GONE = Symbol('row gone')
+
+/** One queued attempt of a row of some delivery log, and how to make and record it. */
+export interface QueuedAttempt<R extends AttemptRow, O extends { readonly status: string }> {
+  /** The row as read (strongly consistent) when the message arrived; absent when it is gone. */
+  readonly row: R | undefined
+  readonly attempt: number
+  readonly maxAttempts: number
+  /** @returns false when another copy of the message holds the attempt */
+  readonly claim: (row: R) => Promise<boolean>
+  readonly make: (row: R) => Promise<O | typeof ROW_GONE>
+  /** The outcome of an attempt that threw. */
+  readonly fault: (failure: AttemptFailure) => O
+  readonly record: (row: R, outcome: O) => Promise<void>
+  /** Queues attempt `attempt + 1` after its delay (nothing after the last). */
+  readonly queueNext: () => Promise<void>
+  /** The log line of an attempt that threw: its message and the row's ids. */
+  readonly log: (row: R) => ClaimedAttempt['log']
+}
+
+/**
+ * Runs one queued attempt. A duplicate message (the attempt already claimed) does nothing; a copy
+ * of one whose worker died finishes its job. A failure with attempts left schedules the next
+ * through the queue's delivery delay, never by sleeping.
+ */
+export async function runQueuedAttempt<R extends AttemptRow, O extends { readonly status: string }>(
+  a: QueuedAttempt<R, O>,
+): Promise<void> {
+  const { row, attempt, maxAttempts } = a
+  const step = attemptStep(row, attempt)
+  if (step === 'queue-next') return a.queueNext()
+  if (step === 'skip' || !row || !(await a.claim(row))) return
+  const outcome = await outcomeOrFault(() => a.make(row), a.fault, { attempt, maxAttempts, log: a.log(row) })
+  if (outcome === ROW_GONE) return
+  await a.record(row, outcome)
+  if (outcome.status === 'pending') await a.queueNext()
 }

@@ -3,11 +3,12 @@
  * delivery attempts (the worker), the deliveries view and retry-now.
  */
 import { randomUUID } from 'node:crypto'
+import * as v from 'valibot'
 import { config } from '../config.ts'
 import { open, seal, type SealedFor } from '../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import { hasCapability, requireCapability } from '../domain/plans/entitlements.ts'
-import { attemptStep, statusAfterFailure } from '../domain/attempts.ts'
+import { newestFirst, statusAfterFailure } from '../domain/attempts.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
   deliveryIdFor,
@@ -27,7 +28,8 @@ import { sendOutbound } from '../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../net/ssrf-guard.ts'
 import { sendMessage } from '../queue/sqs.ts'
 import { writeAudit } from '../store/audit-store.ts'
-import { outcomeOrFault } from './claimed-attempt.ts'
+import { getTenantById } from '../store/tenants-store.ts'
+import { runQueuedAttempt } from './claimed-attempt.ts'
 import {
   claimAttempt,
   deleteDelivery,
@@ -53,11 +55,13 @@ const signingSecretOf = (tenant: TenantContext, endpointId: string): SealedFor =
   recordId: endpointId,
 })
 
-export interface WebhookMessage {
-  readonly tenantId: string
-  readonly deliveryId: string
-  readonly attempt: number
-}
+/** The webhooks queue's message: attempt `attempt` of one delivery. */
+export const WebhookMessage = v.object({
+  tenantId: v.pipe(v.string(), v.nonEmpty()),
+  deliveryId: v.pipe(v.string(), v.nonEmpty()),
+  attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
+})
+export type WebhookMessage = v.InferOutput<typeof WebhookMessage>
 
 export async function createEndpoint(
   tenant: TenantContext,
@@ -143,32 +147,32 @@ export async function fanOut(tenant: TenantContext, event: DomainEvent, at = now
 /** What one attempt came to, recorded on the delivery. */
 type AttemptOutcome = Pick<WebhookDelivery, 'status' | 'httpStatus' | 'responseBody' | 'reason'>
 
+/** A queued attempt of a delivery whose tenant may be gone meanwhile (nothing to do then). */
+export async function attemptQueuedDelivery(msg: WebhookMessage): Promise<void> {
+  const tenant = await getTenantById(msg.tenantId)
+  if (tenant) await attemptDelivery(tenant, msg)
+}
+
 /**
- * One attempt. A duplicate message (the attempt already claimed) does nothing; a copy of one
- * whose worker died finishes its job (shared/domain/attempts.ts). A failure with attempts left,
- * an exception while making the attempt included, schedules the next through the queue's
- * delivery delay, never by sleeping.
+ * One attempt (shared/services/claimed-attempt.ts): a duplicate message does nothing, a failure
+ * with attempts left, an exception while making the attempt included, queues the next.
  */
 export async function attemptDelivery(
   tenant: TenantContext,
   msg: WebhookMessage,
   at = nowIso(),
 ): Promise<void> {
-  const delivery = await getDelivery(tenant, msg.deliveryId)
-  const step = attemptStep(delivery, msg.attempt)
-  if (step === 'queue-next') return queueNextAttempt(msg)
-  if (step === 'skip' || !delivery || !(await claimAttempt(tenant, delivery.id, msg.attempt, at))) return
-  const outcome = await outcomeOrFault(
-    () => makeAttempt(tenant, delivery, msg.attempt),
-    (failure): AttemptOutcome => ({ ...failure, httpStatus: null, responseBody: null }),
-    {
-      attempt: msg.attempt,
-      maxAttempts: MAX_ATTEMPTS,
-      log: { msg: 'webhook attempt threw', tenantId: tenant.id, deliveryId: delivery.id },
-    },
-  )
-  await recordAttempt(tenant, delivery.id, msg.attempt, outcome, nowIso())
-  if (outcome.status === 'pending') await queueNextAttempt(msg)
+  await runQueuedAttempt({
+    row: await getDelivery(tenant, msg.deliveryId),
+    attempt: msg.attempt,
+    maxAttempts: MAX_ATTEMPTS,
+    claim: (delivery) => claimAttempt(tenant, delivery.id, msg.attempt, at),
+    make: (delivery) => makeAttempt(tenant, delivery, msg.attempt),
+    fault: (failure): AttemptOutcome => ({ ...failure, httpStatus: null, responseBody: null }),
+    record: (delivery, outcome) => recordAttempt(tenant, delivery.id, msg.attempt, outcome, nowIso()),
+    queueNext: () => queueNextAttempt(msg),
+    log: (delivery) => ({ msg: 'webhook attempt threw', tenantId: tenant.id, deliveryId: delivery.id }),
+  })
 }
 
 /** Makes claimed attempt number `attempt` of `delivery`; the caller records what it came to. */
@@ -241,7 +245,7 @@ export interface DeliveryFilter {
 export async function listDeliveries(tenant: TenantContext, f: DeliveryFilter): Promise<WebhookDelivery[]> {
   return (await listStoredDeliveries(tenant))
     .filter((d) => (!f.status || d.status === f.status) && (!f.event || d.event === f.event))
-    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    .sort(newestFirst)
 }
 
 /**

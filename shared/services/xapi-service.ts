@@ -2,10 +2,11 @@
  * Statement export: the relay's fan-out (an outbox event → one delivery-log row and a queue
  * message, only while a record store is connected), the worker's attempts, the log, and retries.
  */
+import * as v from 'valibot'
 import { config } from '../config.ts'
 import { open } from '../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError } from '../domain/errors.ts'
-import { attemptStep, statusAfterFailure } from '../domain/attempts.ts'
+import { newestFirst, statusAfterFailure } from '../domain/attempts.ts'
 import type { Tenant, TenantContext } from '../domain/tenants/tenant.ts'
 import { basicAuth, statementsUrl, type LrsConnection } from '../domain/xapi/connection.ts'
 import {
@@ -41,16 +42,19 @@ import {
   recordAttempt,
   requeueFailed,
 } from '../store/xapi-store.ts'
-import { outcomeOrFault } from './claimed-attempt.ts'
+import { getTenantById } from '../store/tenants-store.ts'
+import { ROW_GONE, runQueuedAttempt } from './claimed-attempt.ts'
 import { lrsGuard, recordStoreSecretOf, requireConnection } from './lrs-connection-service.ts'
 
 const nowIso = () => new Date().toISOString()
 
-export interface XapiMessage {
-  readonly tenantId: string
-  readonly statementId: string
-  readonly attempt: number
-}
+/** The statements queue's message: attempt `attempt` of one statement. */
+export const XapiMessage = v.object({
+  tenantId: v.pipe(v.string(), v.nonEmpty()),
+  statementId: v.pipe(v.string(), v.nonEmpty()),
+  attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
+})
+export type XapiMessage = v.InferOutput<typeof XapiMessage>
 
 function enqueue(tenantId: string, statementId: string, attempt: number, delaySeconds = 0) {
   return sendMessage(
@@ -119,50 +123,50 @@ export async function fanOutStatements(
 /** What one attempt came to, recorded on the log row. */
 type AttemptOutcome = Pick<StatementDelivery, 'status' | 'httpStatus' | 'reason'>
 
+/** A queued attempt of a statement whose tenant may be gone meanwhile (nothing to do then). */
+export async function attemptQueuedStatement(msg: XapiMessage): Promise<void> {
+  const tenant = await getTenantById(msg.tenantId)
+  if (tenant) await attemptStatement(tenant, msg)
+}
+
 /**
- * One attempt. A duplicate message (the attempt already claimed) does nothing. A statement
+ * One attempt (shared/services/claimed-attempt.ts): a duplicate message does nothing. A statement
  * whose connection is gone (disconnected, or replaced by a new connection) fails at once with
  * reason `disconnected`. A retryable failure with attempts left, an exception while making the
- * attempt included, schedules the next attempt through the queue's delivery delay, never by
- * sleeping.
+ * attempt included, queues the next.
  */
 export async function attemptStatement(
   tenant: TenantContext,
   msg: XapiMessage,
   at = nowIso(),
 ): Promise<void> {
-  const row = await getStatement(tenant, msg.statementId)
-  const step = attemptStep(row, msg.attempt)
-  if (step === 'queue-next') return queueNextAttempt(tenant, msg)
-  if (step === 'skip' || !row || !(await claimAttempt(tenant, row.id, msg.attempt, at))) return
-  const outcome = await outcomeOrFault(
-    () => makeAttempt(tenant, row, msg.attempt),
-    (failure): AttemptOutcome => ({ ...failure, httpStatus: null }),
-    {
-      attempt: msg.attempt,
-      maxAttempts: MAX_ATTEMPTS,
-      log: { msg: 'statement attempt threw', tenantId: tenant.id, statementId: row.id },
-    },
-  )
-  if (outcome === 'erased') return
-  await recordAttempt(tenant, row.id, msg.attempt, outcome, nowIso())
-  if (outcome.status === 'pending') await queueNextAttempt(tenant, msg)
+  await runQueuedAttempt({
+    row: await getStatement(tenant, msg.statementId),
+    attempt: msg.attempt,
+    maxAttempts: MAX_ATTEMPTS,
+    claim: (row) => claimAttempt(tenant, row.id, msg.attempt, at),
+    make: (row) => makeAttempt(tenant, row, msg.attempt),
+    fault: (failure): AttemptOutcome => ({ ...failure, httpStatus: null }),
+    record: (row, outcome) => recordAttempt(tenant, row.id, msg.attempt, outcome, nowIso()),
+    queueNext: () => queueNextAttempt(tenant, msg),
+    log: (row) => ({ msg: 'statement attempt threw', tenantId: tenant.id, statementId: row.id }),
+  })
 }
 
 /**
  * Makes claimed attempt number `attempt` of `row`; the caller records what it came to.
- * @returns `erased` when the row was deleted instead (nothing left to record).
+ * @returns ROW_GONE when the row was deleted instead (nothing left to record).
  */
 async function makeAttempt(
   tenant: TenantContext,
   row: StatementDelivery,
   attempt: number,
-): Promise<AttemptOutcome | 'erased'> {
+): Promise<AttemptOutcome | typeof ROW_GONE> {
   // A row written while its learner was being erased: erasure wins, and the row goes with it.
   const learner = await getUser(tenant, row.userId, { consistent: true })
   if (learner?.erasedAt !== undefined) {
     await deleteStatement(tenant, row.id)
-    return 'erased'
+    return ROW_GONE
   }
   const connection = await getConnection(tenant)
   if (!connection || connection.id !== row.connectionId) {
@@ -203,9 +207,7 @@ async function queueNextAttempt(tenant: TenantContext, msg: XapiMessage): Promis
 }
 
 export async function listLog(tenant: TenantContext, status?: StatementStatus): Promise<StatementDelivery[]> {
-  return (await listStatements(tenant))
-    .filter((s) => !status || s.status === status)
-    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+  return (await listStatements(tenant)).filter((s) => !status || s.status === status).sort(newestFirst)
 }
 
 /**

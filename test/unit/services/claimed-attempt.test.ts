@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { statusAfterFailure } from '../../../shared/domain/attempts.ts'
 import { ServiceUnavailableError } from '../../../shared/domain/errors.ts'
-import { outcomeOrFault } from '../../../shared/services/claimed-attempt.ts'
+import { outcomeOrFault, ROW_GONE, runQueuedAttempt } from '../../../shared/services/claimed-attempt.ts'
 
 const claimed = (attempt: number) => ({ attempt, maxAttempts: 5, log: { msg: 'attempt threw', id: 'd1' } })
 interface Outcome {
@@ -55,5 +55,81 @@ describe('statusAfterFailure', () => {
       'failed',
       'failed',
     ])
+  })
+})
+
+describe('runQueuedAttempt: one queued attempt of a delivery-log row', () => {
+  interface Row {
+    readonly id: string
+    readonly status: string
+    readonly attempts: number
+    readonly attemptRecorded: boolean
+  }
+  const pending = (attempts: number, attemptRecorded = true): Row => ({
+    id: 'r1',
+    status: 'pending',
+    attempts,
+    attemptRecorded,
+  })
+
+  /** Runs attempt `attempt` of `row`; `made` is what making it returns. */
+  async function run(
+    row: Row | undefined,
+    attempt: number,
+    made: () => Promise<Outcome | typeof ROW_GONE>,
+    claims = true,
+  ) {
+    const calls: string[] = []
+    await runQueuedAttempt({
+      row,
+      attempt,
+      maxAttempts: 5,
+      claim: () => (calls.push('claim'), Promise.resolve(claims)),
+      make: () => (calls.push('make'), made()),
+      fault,
+      record: (_, outcome) => (calls.push(`record ${outcome.status} ${outcome.reason}`), Promise.resolve()),
+      queueNext: () => (calls.push('queue-next'), Promise.resolve()),
+      log: (r) => ({ msg: 'attempt threw', id: r.id }),
+    })
+    return calls
+  }
+  const answered = (status: string, reason: string | null) => () =>
+    Promise.resolve({ status, reason, httpStatus: 500 })
+
+  it('claims, makes and records the attempt, then queues the next while the row stays pending', async () => {
+    expect(await run(pending(1), 2, answered('pending', 'http_500'))).toEqual([
+      'claim',
+      'make',
+      'record pending http_500',
+      'queue-next',
+    ])
+    expect(await run(pending(0), 1, answered('delivered', null))).toEqual([
+      'claim',
+      'make',
+      'record delivered null',
+    ])
+  })
+
+  it('records an attempt that threw as its failure and follows it with the next', async () => {
+    expect(await run(pending(1), 2, () => Promise.reject(new Error('boom')))).toEqual([
+      'claim',
+      'make',
+      'record pending internal_error',
+      'queue-next',
+    ])
+  })
+
+  it('does nothing for a duplicate whose attempt another copy holds, a finished row or a missing one', async () => {
+    expect(await run(pending(0), 1, answered('delivered', null), false)).toEqual(['claim'])
+    expect(await run({ ...pending(1), status: 'delivered' }, 2, answered('delivered', null))).toEqual([])
+    expect(await run(undefined, 1, answered('delivered', null))).toEqual([])
+  })
+
+  it('queues the next attempt again when this one was recorded but its successor may be lost', async () => {
+    expect(await run(pending(2), 2, answered('delivered', null))).toEqual(['queue-next'])
+  })
+
+  it('records nothing for a row that went away while it was attempted', async () => {
+    expect(await run(pending(0), 1, () => Promise.resolve(ROW_GONE))).toEqual(['claim', 'make'])
   })
 })
