@@ -24,22 +24,3 @@ export async function sendMessage(
     }),
   )
 }
-
-/**
- * A worker's message body, parsed. An unreadable body throws an error that does not quote it
- * (JSON.parse's own message does), so the worker can log the error as it is.
- */
-export function parseMessage<T>(body: string): T {
-  try {
-    return JSON.parse(body) as T
-  } catch {
-    throw new UnreadableMessageError()
-  }
-}
-
-export class UnreadableMessageError extends Error {
-  constructor() {
-    super('The message body is not JSON')
-    this.name = 'UnreadableMessageError'
-  }
-}

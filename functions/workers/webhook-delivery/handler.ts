@@ -1,32 +1,10 @@
 /**
- * The webhook worker: one attempt per message. Failures that SQS should retry (the store was
- * unavailable) are reported per message; a receiver's failure is not one of them: the next
- * attempt is scheduled as a new delayed message, as after an exception while making the
- * attempt (shared/services/claimed-attempt.ts).
+ * The webhook worker: one attempt per message (shared/queue/worker.ts). Only failures SQS should
+ * retry (the store was unavailable, a malformed message) are reported; a receiver's failure is
+ * not one of them: the next attempt is queued as a new delayed message, as after an exception while
+ * making the attempt (shared/services/claimed-attempt.ts).
  */
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
-import { attemptDelivery, type WebhookMessage } from '../../../shared/services/webhooks-service.ts'
-import { getTenantById } from '../../../shared/store/tenants-store.ts'
-import { errorFields, log } from '../../../shared/log.ts'
-import { parseMessage } from '../../../shared/queue/sqs.ts'
+import { queueWorker } from '../../../shared/queue/worker.ts'
+import { attemptQueuedDelivery, WebhookMessage } from '../../../shared/services/webhooks-service.ts'
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const failures: { itemIdentifier: string }[] = []
-  await Promise.all(
-    event.Records.map(async (record) => {
-      try {
-        const msg = parseMessage<WebhookMessage>(record.body)
-        const tenant = await getTenantById(msg.tenantId)
-        if (!tenant) return
-        await attemptDelivery(tenant, msg)
-      } catch (err) {
-        log('error', 'webhook attempt failed', {
-          messageId: record.messageId,
-          ...errorFields(err),
-        })
-        failures.push({ itemIdentifier: record.messageId })
-      }
-    }),
-  )
-  return { batchItemFailures: failures }
-}
+export const handler = queueWorker({ name: 'webhook', schema: WebhookMessage, handle: attemptQueuedDelivery })

@@ -1,0 +1,174 @@
+import type { SQSEvent, SQSRecord } from 'aws-lambda'
+import * as v from 'valibot'
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { MalformedMessage, queueWorker, readMessage } from '../../../shared/queue/worker.ts'
+
+// Log lines are what this wrapper promises: read them as a deployed worker writes them.
+vi.mock('../../../shared/config.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../shared/config.ts')>()
+  return { ...actual, config: { ...actual.config, logLevel: 'info' } }
+})
+
+const Message = v.object({
+  tenantId: v.pipe(v.string(), v.nonEmpty()),
+  attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
+})
+
+const PERSONAL = 'ada.private@example.com'
+
+function record(messageId: string, body: string): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: messageId,
+    body,
+    attributes: {
+      ApproximateReceiveCount: '2',
+      SentTimestamp: '0',
+      SenderId: 'x',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-test',
+    awsRegion: 'us-east-1',
+  }
+}
+
+const batch = (...records: SQSRecord[]): SQSEvent => ({ Records: records })
+
+let stdout: MockInstance<typeof process.stdout.write>
+beforeEach(() => {
+  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+})
+afterEach(() => {
+  stdout.mockRestore()
+})
+
+const logLines = () =>
+  stdout.mock.calls.map(([chunk]) => JSON.parse(String(chunk)) as Record<string, unknown>)
+
+describe('Function: readMessage', () => {
+  it('returns the body as the schema reads it', () => {
+    expect(readMessage('test', Message, '{"tenantId":"t1","attempt":2,"extra":true}')).toEqual({
+      tenantId: 't1',
+      attempt: 2,
+    })
+  })
+
+  it('refuses a body that is not JSON without quoting it', () => {
+    // Act
+    const err = (() => {
+      try {
+        return readMessage('test', Message, `{"email":"${PERSONAL}"`)
+      } catch (e) {
+        return e
+      }
+    })()
+
+    // Assess
+    expect(err).toBeInstanceOf(MalformedMessage)
+    expect((err as Error).name).toBe('MalformedMessage')
+    expect((err as Error).message).toBe('The test message is not JSON')
+  })
+
+  it('names the attribute that does not match and the type expected, never the value', () => {
+    // Act
+    const err = (() => {
+      try {
+        return readMessage('test', Message, JSON.stringify({ tenantId: PERSONAL, attempt: 0 }))
+      } catch (e) {
+        return e
+      }
+    })()
+
+    // Assess
+    expect(err).toBeInstanceOf(MalformedMessage)
+    expect((err as Error).message).toBe('The test message does not match its schema: attempt: expected >=1')
+    expect((err as Error).message).not.toContain(PERSONAL)
+  })
+})
+
+describe('Function: queueWorker', () => {
+  it('hands each readable message to the handler and reports only the messages that failed', async () => {
+    // Prepare
+    const handled: unknown[] = []
+    const worker = queueWorker({
+      name: 'test',
+      schema: Message,
+      handle: async (msg) => {
+        handled.push(msg)
+        if (msg.attempt === 3) throw new TypeError('x is undefined')
+      },
+    })
+
+    // Act
+    const result = await worker(
+      batch(
+        record('ok', JSON.stringify({ tenantId: 't1', attempt: 1 })),
+        record('throws', JSON.stringify({ tenantId: 't1', attempt: 3 })),
+        record('not-json', `{"email":"${PERSONAL}"`),
+        record('mismatch', JSON.stringify({ tenantId: PERSONAL })),
+      ),
+    )
+
+    // Assess
+    expect(handled).toEqual([
+      { tenantId: 't1', attempt: 1 },
+      { tenantId: 't1', attempt: 3 },
+    ])
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(
+      ['mismatch', 'not-json', 'throws'].sort(),
+    )
+  })
+
+  it('logs why each message failed by error name and message, with its id and receive count, never its body', async () => {
+    // Prepare
+    const worker = queueWorker({
+      name: 'test',
+      schema: Message,
+      handle: () => Promise.reject(new TypeError('x is undefined')),
+    })
+
+    // Act
+    await worker(
+      batch(
+        record('throws', JSON.stringify({ tenantId: PERSONAL, attempt: 1 })),
+        record('mismatch', JSON.stringify({ tenantId: PERSONAL })),
+      ),
+    )
+
+    // Assess
+    const lines = logLines()
+    expect(lines).toHaveLength(2)
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        {
+          level: 'error',
+          msg: 'test attempt failed',
+          messageId: 'throws',
+          receiveCount: 2,
+          errorName: 'TypeError',
+          errorMessage: 'x is undefined',
+        },
+        {
+          level: 'error',
+          msg: 'test attempt failed',
+          messageId: 'mismatch',
+          receiveCount: 2,
+          errorName: 'MalformedMessage',
+          errorMessage: 'The test message does not match its schema: attempt: missing',
+        },
+      ]),
+    )
+    expect(JSON.stringify(lines)).not.toContain(PERSONAL)
+  })
+
+  it('reports nothing for a batch that went through', async () => {
+    const worker = queueWorker({ name: 'test', schema: Message, handle: () => Promise.resolve() })
+    expect(await worker(batch(record('ok', '{"tenantId":"t1","attempt":1}')))).toEqual({
+      batchItemFailures: [],
+    })
+    expect(logLines()).toEqual([])
+  })
+})
