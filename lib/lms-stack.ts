@@ -9,16 +9,16 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager'
 import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb'
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets'
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda'
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { join } from 'node:path'
 import { fallbackGroup, routeGroups, routes, type RouteGroup } from '../shared/routes.ts'
-import { deadLetterSuffix, queueNames, tableSchema } from '../shared/store/table-schema.ts'
+import { queueNames, tableSchema } from '../shared/store/table-schema.ts'
+import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
 
 export interface LmsStackProps extends StackProps {
@@ -32,6 +32,9 @@ export interface LmsStackProps extends StackProps {
   readonly functionsDir?: string
 }
 
+/** The queues that have a worker (the others wait for theirs). */
+const workerQueues: ReadonlySet<string> = new Set(['webhooks', 'xapi'])
+
 /** Route groups that only read the table (everything else writes: counters, rate limits). */
 const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback'])
 
@@ -40,43 +43,56 @@ export class LmsStack extends Stack {
   readonly api: HttpApi
   readonly functions: ReadonlyMap<RouteGroup, RouteGroupFunction>
 
-  /** The outbox relay (stream), its sweeper (schedule) and the webhook worker (queue). */
-  private addWorkers(
-    environment: Record<string, string>,
-    functionsDir: string,
-    queues: Map<string, Queue>,
-  ): void {
-    const webhooks = queues.get('webhooks')
-    if (!webhooks) throw new Error('The webhooks queue is missing')
-    const xapi = queues.get('xapi')
-    if (!xapi) throw new Error('The xapi queue is missing')
-    // Retry-now over the API queues the copy's first attempt itself.
-    const deliveriesApi = this.functions.get('webhooks')
-    if (deliveriesApi) {
-      deliveriesApi.addEnvironment('LMS_WEBHOOKS_QUEUE_URL', webhooks.queueUrl)
-      webhooks.grantSendMessages(deliveriesApi)
-    }
+  /**
+   * The outbox relay (stream), its sweeper (schedule), and the webhook and statement workers (each
+   * behind its queue). Both workers queue their own next attempts as delayed messages.
+   */
+  private addWorkers(environment: Record<string, string>, functionsDir: string): void {
     const secret = new Secret(this, 'EncryptionSecret', {
       description: 'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     })
-    const env = {
-      ...environment,
-      LMS_WEBHOOKS_QUEUE_URL: webhooks.queueUrl,
-      LMS_XAPI_QUEUE_URL: xapi.queueUrl,
-      LMS_ENCRYPTION_SECRET_ARN: secret.secretArn,
-    }
-    const worker = (name: string, timeout: Duration) =>
-      new RouteGroupFunction(this, `${name}Function`, {
-        entry: join(functionsDir, 'workers', name, 'handler.ts'),
-        environment: env,
-        timeout,
+    const queueWorker = (queueName: string, entry: string, ownQueueUrlVariable: string) => {
+      const w = new QueueWorker(this, queueName, {
+        entry: join(functionsDir, 'workers', entry, 'handler.ts'),
+        environment: { ...environment, LMS_ENCRYPTION_SECRET_ARN: secret.secretArn },
+        timeout: Duration.seconds(30),
+        ownQueueUrlVariable,
       })
+      w.fn.bindTable(this.table, 'readWrite')
+      secret.grantRead(w.fn)
+      return w
+    }
+    const webhooks = queueWorker('webhooks', 'webhook-delivery', 'LMS_WEBHOOKS_QUEUE_URL')
+    // Statements: the same shape as webhooks (one attempt a message, retries as delayed messages).
+    const statements = queueWorker('xapi', 'xapi-delivery', 'LMS_XAPI_QUEUE_URL')
 
-    const relay = worker('outbox-relay', Duration.seconds(60))
-    relay.bindTable(this.table, 'readWrite')
-    webhooks.grantSendMessages(relay)
-    xapi.grantSendMessages(relay)
+    // Retry-now over the API queues the copy's first attempt itself.
+    const deliveriesApi = this.functions.get('webhooks')
+    if (deliveriesApi) {
+      deliveriesApi.addEnvironment('LMS_WEBHOOKS_QUEUE_URL', webhooks.queue.queueUrl)
+      webhooks.queue.grantSendMessages(deliveriesApi)
+    }
+
+    // The relay and the sweeper fan events out to both queues.
+    const relayEnv = {
+      ...environment,
+      LMS_WEBHOOKS_QUEUE_URL: webhooks.queue.queueUrl,
+      LMS_XAPI_QUEUE_URL: statements.queue.queueUrl,
+    }
+    const fanOutWorker = (name: string) => {
+      const fn = new RouteGroupFunction(this, `${name}Function`, {
+        entry: join(functionsDir, 'workers', name, 'handler.ts'),
+        environment: relayEnv,
+        timeout: Duration.seconds(60),
+      })
+      fn.bindTable(this.table, 'readWrite')
+      webhooks.queue.grantSendMessages(fn)
+      statements.queue.grantSendMessages(fn)
+      return fn
+    }
+
+    const relay = fanOutWorker('outbox-relay')
     relay.addEventSource(
       new DynamoEventSource(this.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -93,27 +109,11 @@ export class LmsStack extends Stack {
       }),
     )
 
-    const sweeper = worker('outbox-sweeper', Duration.seconds(60))
-    sweeper.bindTable(this.table, 'readWrite')
-    webhooks.grantSendMessages(sweeper)
-    xapi.grantSendMessages(sweeper)
+    const sweeper = fanOutWorker('outbox-sweeper')
     new Rule(this, 'OutboxSweep', {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(sweeper)],
     })
-
-    const delivery = worker('webhook-delivery', Duration.seconds(30))
-    delivery.bindTable(this.table, 'readWrite')
-    webhooks.grantSendMessages(delivery)
-    secret.grantRead(delivery)
-    delivery.addEventSource(new SqsEventSource(webhooks, { batchSize: 10, reportBatchItemFailures: true }))
-
-    // Statements: the same shape as webhooks (one attempt a message, retries as delayed messages).
-    const statements = worker('xapi-delivery', Duration.seconds(30))
-    statements.bindTable(this.table, 'readWrite')
-    xapi.grantSendMessages(statements)
-    secret.grantRead(statements)
-    statements.addEventSource(new SqsEventSource(xapi, { batchSize: 10, reportBatchItemFailures: true }))
   }
 
   /**
@@ -154,23 +154,10 @@ export class LmsStack extends Stack {
       deletionProtection: true,
     })
 
-    const queues = new Map<string, Queue>()
-    for (const name of queueNames) {
-      const dlq = new Queue(this, `${name}Dlq`, {
-        queueName: `lms-${name}${deadLetterSuffix}`,
-        retentionPeriod: Duration.days(14),
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-      })
-      const queue = new Queue(this, `${name}Queue`, {
-        queueName: `lms-${name}`,
-        // Six times the worker's timeout, as AWS advises for SQS event sources.
-        visibilityTimeout: Duration.seconds(180),
-        deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-      })
-      queues.set(name, queue)
+    // Queues without a worker yet; the workers' queues come with them (addWorkers).
+    for (const name of queueNames.filter((n) => !workerQueues.has(n))) {
+      // Six times the 30 s the other workers run, until this queue's worker sets its own.
+      deadLetteredQueue(this, name, { visibilityTimeout: Duration.seconds(180) })
     }
 
     const exportsBucket = new Bucket(this, 'Exports', {
@@ -236,7 +223,7 @@ export class LmsStack extends Stack {
       this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration })
     }
 
-    this.addWorkers(environment, functionsDir, queues)
+    this.addWorkers(environment, functionsDir)
     this.addAddressPseudonyms()
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })

@@ -8,6 +8,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions'
 import { rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LmsStack, type LmsStackProps } from '../../lib/lms-stack.ts'
+import type { QueueWorker } from '../../lib/queue-worker.ts'
+import { CLAIM_LEASE_MS } from '../../shared/domain/attempts.ts'
 import { fallbackGroup, routeGroups, routeKey, routes, type RouteGroup } from '../../shared/routes.ts'
 import { deadLetterSuffix, queueNames, tableSchema } from '../../shared/store/table-schema.ts'
 
@@ -369,6 +371,96 @@ describe('Construct: LmsStack', () => {
     })
     expect(Object.keys(redriven)).toHaveLength(3)
     template.resourceCountIs('AWS::SQS::Queue', 6)
+  })
+
+  it('keeps every queue under the logical id a deployed stack has it (a named queue cannot be replaced)', () => {
+    // Prepare
+    const { template } = synth('withCertificateArn')
+
+    // Act
+    const idsByName = Object.fromEntries(
+      Object.entries(template.findResources('AWS::SQS::Queue')).map(([id, q]) => [
+        q.Properties.QueueName,
+        id,
+      ]),
+    )
+
+    // Assess
+    expect(idsByName).toEqual({
+      'lms-exports': 'exportsQueue3B6FD988',
+      'lms-exports-dlq': 'exportsDlqC1053C61',
+      'lms-webhooks': 'webhooksQueue80C6885D',
+      'lms-webhooks-dlq': 'webhooksDlq10FA2BDF',
+      'lms-xapi': 'xapiQueue287A5F4F',
+      'lms-xapi-dlq': 'xapiDlqEA5F1EA9',
+    })
+  })
+
+  it('lets a claimed attempt outlast its worker and expire before SQS hands its message out again', () => {
+    // Prepare
+    const { template } = synth('withCertificateArn')
+    const functions = template.findResources('AWS::Lambda::Function')
+    const queues = template.findResources('AWS::SQS::Queue')
+
+    for (const name of ['lms-webhooks', 'lms-xapi']) {
+      // Act
+      const [queueId, queue] = Object.entries(queues).find(([, q]) => q.Properties.QueueName === name) ?? []
+      const mappings = Object.values(
+        template.findResources('AWS::Lambda::EventSourceMapping', {
+          Properties: { EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+        }),
+      )
+      const fn = functions[mappings[0]?.Properties.FunctionName.Ref]
+
+      // Assess
+      expect(mappings, name).toHaveLength(1)
+      const timeoutMs = Number(fn?.Properties.Timeout) * 1000
+      const visibilityMs = Number(queue?.Properties.VisibilityTimeout) * 1000
+      expect(timeoutMs, name).toBe(30_000)
+      expect(visibilityMs, name).toBe(6 * timeoutMs)
+      expect(timeoutMs, name).toBeLessThan(CLAIM_LEASE_MS)
+      expect(CLAIM_LEASE_MS, name).toBeLessThan(visibilityMs)
+    }
+  })
+
+  it('lets each delivery worker send to its own queue only, and read the key of secrets at rest', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const queueArn = (name: string) => {
+      const id = Object.entries(template.findResources('AWS::SQS::Queue')).find(
+        ([, q]) => q.Properties.QueueName === name,
+      )?.[0]
+      return { 'Fn::GetAtt': [id, 'Arn'] }
+    }
+    const secretId = Object.keys(template.findResources('AWS::SecretsManager::Secret')).find((id) =>
+      id.startsWith('EncryptionSecret'),
+    )
+
+    for (const [queue, variable] of [
+      ['webhooks', 'LMS_WEBHOOKS_QUEUE_URL'],
+      ['xapi', 'LMS_XAPI_QUEUE_URL'],
+    ] as const) {
+      // Act
+      const worker = stack.node.findChild(queue) as QueueWorker
+      const fnId = logicalId(stack, worker.fn.node.defaultChild)
+      const fn = template.findResources('AWS::Lambda::Function')[fnId]
+      const roleId: unknown = fn?.Properties?.Role?.['Fn::GetAtt']?.[0]
+      const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+        .filter((p) => (p.Properties.Roles as { Ref: unknown }[]).some((r) => r.Ref === roleId))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
+      const sendsTo = statements.filter((s) => allows(actionsOf(s), 'sqs:SendMessage')).map((s) => s.Resource)
+      const readsSecret = statements.filter((s) => allows(actionsOf(s), 'secretsmanager:GetSecretValue'))
+
+      // Assess
+      expect(sendsTo, queue).toEqual([queueArn(`lms-${queue}`)])
+      expect(
+        readsSecret.map((s) => s.Resource),
+        queue,
+      ).toEqual([{ Ref: secretId }])
+      expect(Object.keys(fn?.Properties.Environment.Variables), queue).toEqual(
+        expect.arrayContaining([variable, 'LMS_ENCRYPTION_SECRET_ARN', 'LMS_TABLE_NAME']),
+      )
+    }
   })
 
   it('blocks all public access to both buckets (exports, module content) and encrypts them', () => {
