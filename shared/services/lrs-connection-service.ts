@@ -19,7 +19,8 @@ import { XAPI_VERSION } from '../domain/xapi/statement.ts'
 import { sendOutbound } from '../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../net/ssrf-guard.ts'
 import { writeAudit } from '../store/audit-store.ts'
-import { deleteConnection, getConnection, putConnection } from '../store/xapi-store.ts'
+import { retryOnConflict } from '../store/optimistic.ts'
+import { deleteConnection, getConnection, saveConnection } from '../store/xapi-store.ts'
 
 const nowIso = () => new Date().toISOString()
 export const lrsGuard = () => ({ allowLoopback: config.allowLoopbackTargets })
@@ -65,6 +66,36 @@ export interface ConnectInput {
   readonly identityMode?: IdentityMode
 }
 
+/** The connection `input` makes of the one saved (if any). */
+async function decideConnection(
+  tenant: TenantContext,
+  input: ConnectInput,
+  endpoint: string,
+  saved: LrsConnection | undefined,
+  at: string,
+): Promise<LrsConnection> {
+  const key = input.key?.trim() || saved?.key
+  if (!key) throw new ValidationError('key', 'key is required when connecting for the first time')
+  if (!input.secret && !saved) {
+    throw new ValidationError('secret', 'secret is required when connecting for the first time')
+  }
+  const identityMode = input.identityMode ?? saved?.identityMode ?? 'anonymous'
+  // Statements are built for one store and one actor form: another endpoint or mode is a new
+  // connection, so a pending statement of the old one fails (disconnected) rather than going elsewhere.
+  const sameStore = saved !== undefined && saved.endpoint === endpoint && saved.identityMode === identityMode
+  const id = sameStore ? saved.id : randomUUID()
+  return {
+    id,
+    endpoint,
+    key,
+    sealedSecret: await sealedSecretFor(tenant, id, input.secret, saved),
+    identityMode,
+    // A new store starts its export now: nothing from before it was connected (no back-fill).
+    connectedAt: sameStore ? saved.connectedAt : at,
+    updatedAt: at,
+  }
+}
+
 export async function connect(
   tenant: TenantContext,
   input: ConnectInput,
@@ -78,28 +109,14 @@ export async function connect(
     if (err instanceof UnsafeTargetError) throw new ValidationError('endpoint', `endpoint: ${err.reason}`)
     throw err
   }
-  const saved = await getConnection(tenant)
-  const key = input.key?.trim() || saved?.key
-  if (!key) throw new ValidationError('key', 'key is required when connecting for the first time')
-  if (!input.secret && !saved) {
-    throw new ValidationError('secret', 'secret is required when connecting for the first time')
-  }
-  const identityMode = input.identityMode ?? saved?.identityMode ?? 'anonymous'
-  // Statements are built for one store and one actor form: another endpoint or mode is a new
-  // connection, so a pending statement of the old one fails (disconnected) rather than going elsewhere.
-  const sameStore = saved !== undefined && saved.endpoint === endpoint && saved.identityMode === identityMode
-  const id = sameStore ? saved.id : randomUUID()
-  const connection: LrsConnection = {
-    id,
-    endpoint,
-    key,
-    sealedSecret: await sealedSecretFor(tenant, id, input.secret, saved),
-    identityMode,
-    // A new store starts its export now: nothing from before it was connected (no back-fill).
-    connectedAt: sameStore ? saved.connectedAt : at,
-    updatedAt: at,
-  }
-  await putConnection(tenant, connection)
+  // Decided from the connection read and saved only over it: a concurrent connect or disconnect
+  // makes this one decide again from what it left.
+  const { connection, saved } = await retryOnConflict(async () => {
+    const saved = await getConnection(tenant)
+    const connection = await decideConnection(tenant, input, endpoint, saved, at)
+    await saveConnection(tenant, connection, saved)
+    return { connection, saved }
+  })
   await writeAudit(tenant, {
     action: saved ? 'lrs.update' : 'lrs.connect',
     actor,

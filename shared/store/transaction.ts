@@ -3,7 +3,7 @@
  * plus the refusal its condition means: `email_taken`, `seat_cap`, `stale`); `commit` sends them
  * as one transaction and, when conditions fail, throws WriteRefused naming those refusals.
  */
-import { transact, TransactionConditionFailed, type TransactItem } from './db.ts'
+import { isConditionalCheckFailed, transact, TransactionConditionFailed, type TransactItem } from './db.ts'
 import { WriteRefused } from './store-errors.ts'
 
 export interface Step<R = string> {
@@ -24,5 +24,19 @@ export async function commit<R>(steps: readonly Step<R>[]): Promise<void> {
     if (!(err instanceof TransactionConditionFailed)) throw err
     const refusals = steps.flatMap((s, i) => (err.failedAt(i) && s.refusal !== undefined ? [s.refusal] : []))
     throw new WriteRefused(refusals, { cause: err })
+  }
+}
+
+/**
+ * Sends a single conditional write (a Put, Update or Delete of db.ts) whose condition stands for
+ * `refusal`, so its caller reads the refusal by name as after `commit`.
+ * @throws WriteRefused naming `refusal` when the condition does not hold
+ */
+export async function writeOrRefuse<R>(write: Promise<unknown>, refusal: R): Promise<void> {
+  try {
+    await write
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) throw new WriteRefused([refusal], { cause: err })
+    throw err
   }
 }

@@ -11,8 +11,9 @@ import type { StatementDelivery } from '../domain/xapi/delivery.ts'
 import { deleteItem, getItem, putItem } from './db.ts'
 import { decodeItem, withDefault } from './decode.ts'
 import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
-import { cond } from './expression.ts'
+import { cond, conditionExpression } from './expression.ts'
 import { keys } from './keys.ts'
+import { writeOrRefuse } from './transaction.ts'
 
 const ConnectionItem = v.object({
   id: v.string(),
@@ -40,18 +41,20 @@ export const connectionParams = {
   // Strongly consistent: a disconnect must stop the very next attempt.
   get: (tenant: TenantContext) => ({ Key: keys.lrsConnection(tenant), ConsistentRead: true }),
 
-  put: (tenant: TenantContext, c: LrsConnection) => ({
+  /** `next` over `before` (the connection read, or none); refused as `stale` when it changed meanwhile. */
+  save: (tenant: TenantContext, next: LrsConnection, before: LrsConnection | undefined) => ({
     Item: {
       ...keys.lrsConnection(tenant),
       type: 'lrs_connection',
-      id: c.id,
-      endpoint: c.endpoint,
-      key: c.key,
-      sealed_secret: c.sealedSecret,
-      identity_mode: c.identityMode,
-      connected_at: c.connectedAt,
-      updated_at: c.updatedAt,
+      id: next.id,
+      endpoint: next.endpoint,
+      key: next.key,
+      sealed_secret: next.sealedSecret,
+      identity_mode: next.identityMode,
+      connected_at: next.connectedAt,
+      updated_at: next.updatedAt,
     },
+    ...conditionExpression(before ? cond.eq('updated_at', before.updatedAt) : cond.notExists()),
   }),
 
   delete: (tenant: TenantContext) => ({ Key: keys.lrsConnection(tenant), ReturnValues: 'ALL_OLD' as const }),
@@ -63,8 +66,16 @@ export async function getConnection(tenant: TenantContext): Promise<LrsConnectio
   return item ? toConnection(decodeItem('lrs_connection', ConnectionItem, item)) : undefined
 }
 
-export async function putConnection(tenant: TenantContext, c: LrsConnection): Promise<void> {
-  await putItem(connectionParams.put(tenant, c))
+/**
+ * Saves the connection decided from `before` (what was read, or none).
+ * @throws WriteRefused `stale` when another connect or a disconnect came first
+ */
+export function saveConnection(
+  tenant: TenantContext,
+  next: LrsConnection,
+  before: LrsConnection | undefined,
+): Promise<void> {
+  return writeOrRefuse(putItem(connectionParams.save(tenant, next, before)), 'stale')
 }
 
 /** Deletes the connection and its sealed credentials. @returns false when none was saved. */

@@ -1,8 +1,9 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb'
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb'
+import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { commit } from '../../../shared/store/transaction.ts'
+import { putItem } from '../../../shared/store/db.ts'
+import { commit, writeOrRefuse } from '../../../shared/store/transaction.ts'
 import { WriteRefused } from '../../../shared/store/store-errors.ts'
 import { retryOnConflict } from '../../../shared/store/optimistic.ts'
 
@@ -136,5 +137,29 @@ describe('Function: retryOnConflict', () => {
     expect(calls).toBe(12)
     vi.restoreAllMocks()
     vi.useRealTimers()
+  })
+})
+
+describe('Function: writeOrRefuse', () => {
+  it('names the refusal of a single write whose condition failed, and passes other errors through', async () => {
+    // Prepare
+    ddb
+      .on(PutCommand)
+      .rejectsOnce(
+        new ConditionalCheckFailedException({ $metadata: {}, message: 'The conditional request failed' }),
+      )
+      .rejectsOnce(new Error('boom'))
+      .resolves({})
+
+    // Act
+    const refused = await writeOrRefuse(putItem(put('A').Put), 'stale').catch((err: unknown) => err)
+    const other = await writeOrRefuse(putItem(put('A').Put), 'stale').catch((err: unknown) => err)
+    const written = await writeOrRefuse(putItem(put('A').Put), 'stale')
+
+    // Assess
+    expect(refused).toBeInstanceOf(WriteRefused)
+    expect((refused as WriteRefused).refusals).toEqual(['stale'])
+    expect((other as Error).message).toBe('boom')
+    expect(written).toBeUndefined()
   })
 })

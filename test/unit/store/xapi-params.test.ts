@@ -47,20 +47,31 @@ describe('Record-store connection params', () => {
     })
   })
 
-  it('puts the connection with its sealed secret, and deletes it returning what was there', () => {
+  it('saves a first connection only if none is saved, and deletes it returning what was there', () => {
     // Act
-    const put = connectionParams.put(tenant, connection)
+    const save = connectionParams.save(tenant, connection, undefined)
     const del = connectionParams.delete(tenant)
 
     // Assess
-    expect(put.Item).toMatchObject({
+    expect(save.Item).toMatchObject({
       pk: 'T#t1',
       sk: 'LRS#CONNECTION',
       type: 'lrs_connection',
       sealed_secret: 'sealed',
       identity_mode: 'anonymous',
     })
+    expect(spelledOut(save.ConditionExpression, save)).toBe('attribute_not_exists(pk)')
     expect(del).toEqual({ Key: { pk: 'T#t1', sk: 'LRS#CONNECTION' }, ReturnValues: 'ALL_OLD' })
+  })
+
+  it('saves over the connection read only while it is unchanged', () => {
+    // Act
+    const later = '2026-03-02T10:00:00.000Z'
+    const save = connectionParams.save(tenant, { ...connection, updatedAt: later }, connection)
+
+    // Assess
+    expect(save.Item.updated_at).toBe(later)
+    expect(spelledOut(save.ConditionExpression, save)).toBe(`updated_at = "${at}"`)
   })
 })
 
