@@ -23,7 +23,7 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '../domain/webhooks/webhook.ts'
-import type { DomainEvent, EventType } from '../domain/events.ts'
+import type { DomainEvent } from '../domain/events.ts'
 import { sendOutbound } from '../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../net/ssrf-guard.ts'
 import { sendMessage } from '../queue/sqs.ts'
@@ -88,7 +88,7 @@ export async function createEndpoint(
   const endpoint: WebhookEndpoint = {
     id,
     url,
-    events: [...new Set(events)] as EventType[],
+    events: [...new Set(events.filter(isEventType))],
     sealedSecret: await seal(secret, signingSecretOf(tenant, id)),
     createdAt: at,
     deletedAt: null,
