@@ -209,6 +209,9 @@ export class LmsStack extends Stack {
     const fallback = functions.get(fallbackGroup)
     this.api = new HttpApi(this, 'Api', {
       defaultDomainMapping: { domainName },
+      // The tenant domain is the only way in: its host names the tenant, and the default
+      // https://<api-id>.execute-api.<region>.amazonaws.com URL would be a second, unnamed door.
+      disableExecuteApiEndpoint: true,
       ...(fallback ? { defaultIntegration: new HttpLambdaIntegration('fallback', fallback) } : {}),
     })
     const integrations = new Map<RouteGroup, HttpLambdaIntegration>()
@@ -227,7 +230,7 @@ export class LmsStack extends Stack {
     this.addAddressPseudonyms()
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })
-    new CfnOutput(this, 'ApiEndpoint', { value: this.api.apiEndpoint })
+    new CfnOutput(this, 'TenantUrl', { value: `https://<tenant>.${props.serviceHost}/api/v1` })
     new CfnOutput(this, 'TenantDomainTarget', { value: domainName.regionalDomainName })
   }
 }

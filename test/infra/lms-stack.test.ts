@@ -326,6 +326,19 @@ describe('Construct: LmsStack', () => {
     })
   })
 
+  it('disables the default execute-api endpoint, so a request cannot bypass the tenant domain', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const apiId = logicalId(stack, stack.api.node.defaultChild)
+
+    // Act
+    const api = template.findResources('AWS::ApiGatewayV2::Api')[apiId]
+
+    // Assess
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1)
+    expect(api?.Properties).toMatchObject({ DisableExecuteApiEndpoint: true })
+  })
+
   it('creates a DNS-validated certificate for the wildcard domain when no certificateArn is given', () => {
     // Prepare
     const variant = 'withoutCertificateArn'
@@ -556,7 +569,7 @@ describe('Construct: LmsStack', () => {
     expect([...counting].sort()).toEqual(['courses', 'enrollments', 'groups', 'public', 'users', 'webhooks'])
   })
 
-  it('outputs the table name and the API endpoint', () => {
+  it('outputs the table name and the tenant URL, not the disabled execute-api endpoint', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
     const tableId = logicalId(stack, stack.table.node.defaultChild)
@@ -566,8 +579,9 @@ describe('Construct: LmsStack', () => {
     const outputs = template.findOutputs('*')
 
     // Assess
-    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['TableName', 'ApiEndpoint']))
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['TableName', 'TenantUrl']))
     template.hasOutput('TableName', { Value: { Ref: tableId } })
-    template.hasOutput('ApiEndpoint', { Value: { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] } })
+    template.hasOutput('TenantUrl', { Value: `https://<tenant>.${serviceHost}/api/v1` })
+    expect(JSON.stringify(outputs)).not.toContain(JSON.stringify([apiId, 'ApiEndpoint']))
   })
 })
