@@ -22,8 +22,10 @@ function pointAtLocalStack(): void {
 async function main(): Promise<number> {
   pointAtLocalStack()
   if (process.env.LMS_TARGET !== 'aws') {
-    const { encryptionKey } = await import('../local/encryption-key.ts')
-    process.env.LMS_ENCRYPTION_KEY = encryptionKey(process.env.LMS_DATA_DIR?.trim() || '.lms-data')
+    // The key of the stack whose DynamoDB this command talks to, so both can open what either sealed.
+    const { cliKey } = await import('../local/encryption-key.ts')
+    const dynamoPort = Number(new URL(process.env.LMS_DYNAMODB_ENDPOINT ?? '').port)
+    process.env.LMS_ENCRYPTION_KEY = cliKey(dynamoPort, process.env.LMS_DATA_DIR?.trim() || '.lms-data')
   }
   const { run } = await import('./commands.ts')
   const { toCliError } = await import('./cli-errors.ts')

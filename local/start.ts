@@ -3,7 +3,7 @@
  * bucket, then the local gateway serving the real handler modules. On first start with an empty
  * data dir it creates the demo tenant and prints its admin key (shown once).
  */
-import { encryptionKey } from './encryption-key.ts'
+import { publishStackKey, stackKey } from './encryption-key.ts'
 import { startStores } from './stores.ts'
 import { contentBucketName } from '../shared/store/table-schema.ts'
 
@@ -22,9 +22,11 @@ function port(name: string, fallback: number): number {
 async function main(): Promise<void> {
   const region = env('AWS_REGION', 'us-east-1')
   const tableName = env('LMS_TABLE_NAME', 'lms')
+  const dataDir = env('LMS_DATA_DIR', '.lms-data')
+  const dynamoPort = port('LMS_DYNAMODB_PORT', 8000)
   const stores = await startStores({
-    dataDir: env('LMS_DATA_DIR', '.lms-data'),
-    dynamoPort: port('LMS_DYNAMODB_PORT', 8000),
+    dataDir,
+    dynamoPort,
     emulatorPort: port('LMS_EMULATOR_PORT', 4566),
     tableName,
     region,
@@ -36,7 +38,11 @@ async function main(): Promise<void> {
   process.env.LMS_CONTENT_BUCKET = contentBucketName
   process.env.LMS_TABLE_NAME = tableName
   process.env.AWS_REGION = region
-  process.env.LMS_ENCRYPTION_KEY = encryptionKey(env('LMS_DATA_DIR', '.lms-data'))
+  const key = stackKey(dataDir)
+  process.env.LMS_ENCRYPTION_KEY = key
+  // The CLI seals and opens secrets with this very key: it finds it by the DynamoDB port it uses.
+  const withdrawKey = publishStackKey(dynamoPort, key)
+  process.on('exit', withdrawKey)
   const webhooks = stores.queues.webhooks
   if (webhooks) process.env.LMS_WEBHOOKS_QUEUE_URL = webhooks.url
   const xapi = stores.queues.xapi

@@ -24,13 +24,15 @@ export interface CallOptions {
   readonly headers?: Record<string, string>
   /** The client's own address (any 127.x.y.z on Linux): what per-address limits count by. */
   readonly localAddress?: string
+  /** Another stack's gateway URL; the suite's shared stack by default. */
+  readonly gateway?: string
 }
 
 /** A loopback address of the caller's own (127.x.y.z), so per-address windows of tests never meet. */
 export const ownAddress = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`
 
 export function call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
-  const base = new URL(inject('gatewayUrl'))
+  const base = new URL(options.gateway ?? inject('gatewayUrl'))
   const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
   const headers: Record<string, string> = {
     host: options.host ?? 'localhost',

@@ -1,6 +1,7 @@
 /** Test files that call services directly (to arrange data) use the same stores as the gateway. */
 import { afterEach, inject } from 'vitest'
 import { closeOpenReceivers } from '../helpers/receiver.ts'
+import { stopOpenStacks } from '../helpers/stack.ts'
 import { contentBucketName } from '../../shared/store/table-schema.ts'
 
 process.env.LMS_DYNAMODB_ENDPOINT = inject('dynamoEndpoint')
@@ -18,5 +19,6 @@ process.env.LMS_XAPI_QUEUE_URL = inject('xapiQueueUrl')
 process.env.LMS_XAPI_RETRY_DELAYS = '1,1,1,1'
 process.env.LMS_XAPI_TIMEOUT_MS = '1500'
 
-// Receivers and record stores a test started are closed after it, whether it passed or not.
+// Receivers, record stores and stacks a test started are closed after it, whether it passed or not.
 afterEach(closeOpenReceivers)
+afterEach(stopOpenStacks)
