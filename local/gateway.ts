@@ -1,7 +1,8 @@
 /**
  * The local API Gateway: turns HTTP requests into HTTP API (payload v2) events, matches them
  * against the route table as API Gateway does, and calls the very handler module of the route's
- * group (the `fallback` group for everything unmatched, like the $default route).
+ * group (the `fallback` group for everything unmatched, like the $default route), within API
+ * Gateway's limits on a request (request-limits.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -9,6 +10,9 @@ import type { Context } from 'aws-lambda'
 import type { RouteGroup } from '../shared/routes.ts'
 import { httpEvent, lambdaContext } from './lambda-event.ts'
 import type { HttpEvent, HttpResult } from '../shared/http/context.ts'
+import { errorResult } from '../shared/http/responses.ts'
+import { send } from './gateway-response.ts'
+import { PayloadTooLarge, payloadTooLarge, readBody, refusalOf, refuse } from './request-limits.ts'
 
 type Handler = (event: HttpEvent, context: Context) => Promise<HttpResult>
 
@@ -22,15 +26,6 @@ function handlerFor(group: RouteGroup): Promise<Handler> {
     handlers.set(group, h)
   }
   return h
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
 }
 
 /** The request as API Gateway would hand it to the route group's Lambda. */
@@ -51,38 +46,31 @@ function toEvent(req: IncomingMessage, body: Buffer) {
   })
 }
 
-function send(res: ServerResponse, result: HttpResult): void {
-  const headers = { ...(result.headers ?? {}) }
-  if (result.cookies?.length) res.setHeader('set-cookie', result.cookies)
-  const body =
-    result.body === undefined
-      ? undefined
-      : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
-  res.writeHead(result.statusCode ?? 200, { ...headers, ...(body ? { 'content-length': body.length } : {}) })
-  res.end(body)
-}
-
 export async function invoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const refusal = refusalOf(req)
+  if (refusal) return refuse(req, res, refusal)
   try {
     const { event, group } = toEvent(req, await readBody(req))
     const handler = await handlerFor(group)
     send(res, await handler(event, lambdaContext(`lms-${group}`, event.requestContext.requestId)))
-  } catch {
+  } catch (err) {
+    if (err instanceof PayloadTooLarge) return refuse(req, res, payloadTooLarge())
     // What API Gateway answers when the integration itself fails.
-    send(res, {
-      statusCode: 500,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        data: null,
-        meta: null,
-        error: { code: 500, message: 'Internal server error' },
-      }),
-    })
+    send(res, errorResult(500, 'Internal server error'))
   }
+}
+
+/** `Expect: 100-continue`: a request refused on its headers gets its answer instead of a go-ahead. */
+function checkContinue(req: IncomingMessage, res: ServerResponse): void {
+  const refusal = refusalOf(req)
+  if (refusal) return refuse(req, res, refusal)
+  res.writeContinue()
+  void invoke(req, res)
 }
 
 export function startGateway(port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => void invoke(req, res))
+  server.on('checkContinue', checkContinue)
   server.keepAliveTimeout = 5000
   return new Promise((resolve, reject) => {
     server.once('error', reject)

@@ -9,7 +9,7 @@ import { fallbackGroup, matchRoute, routeKey, type RouteGroup } from '../shared/
 
 export interface IncomingRequest {
   readonly method: string
-  /** Path and query string, e.g. `/api/v1/users?per_page=50`. */
+  /** Path and query string (origin form, starting with `/`), e.g. `/api/v1/users?per_page=50`. */
   readonly url: string
   /** Names lowercased. */
   readonly headers: Record<string, string>
@@ -21,7 +21,8 @@ export interface IncomingRequest {
 }
 
 export function httpEvent(req: IncomingRequest): { event: HttpEvent; group: RouteGroup } {
-  const url = new URL(req.url, 'http://local')
+  // Prefixed, not resolved against a base: `//evil.example/x` stays a path, never becomes a host.
+  const url = new URL(`http://local${req.url}`)
   const method = req.method.toUpperCase()
   const query: Record<string, string> = {}
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v
