@@ -19,6 +19,22 @@ function port(name: string, fallback: number): number {
   return n
 }
 
+/**
+ * SIGINT/SIGTERM stop what has started so far, from the first moment: a signal that came before
+ * the handlers would end the process outright and leave DynamoDB Local running. The stop is given
+ * 4 s, then the process exits anyway (DynamoDB Local is killed on exit, see stores.ts).
+ */
+let stopStarted: () => Promise<void> = async () => undefined
+let stopping = false
+function shutdown(): void {
+  if (stopping) return
+  stopping = true
+  setTimeout(() => process.exit(0), 4000).unref()
+  void stopStarted().finally(() => process.exit(0))
+}
+process.on('SIGINT', shutdown)
+process.on('SIGTERM', shutdown)
+
 async function main(): Promise<void> {
   const region = env('AWS_REGION', 'us-east-1')
   const tableName = env('LMS_TABLE_NAME', 'lms')
@@ -31,6 +47,7 @@ async function main(): Promise<void> {
     tableName,
     region,
   })
+  stopStarted = () => stores.stop()
   // The handlers read their configuration at import: point them at the stores before importing.
   process.env.LMS_DYNAMODB_ENDPOINT = stores.dynamoEndpoint
   process.env.LMS_SQS_ENDPOINT = stores.emulatorEndpoint
@@ -52,8 +69,14 @@ async function main(): Promise<void> {
   const { startGateway } = await import('./gateway.ts')
   const { startWorkers } = await import('./workers.ts')
   const workers = startWorkers({ stores, region, tableName, relay: env('LMS_RELAY', 'on') !== 'off' })
+  stopStarted = () => workers.stop().then(() => stores.stop())
   const demo = await ensureDemoTenant()
   const { server, url } = await startGateway(port('PORT', 3000), env('LMS_HOST', '127.0.0.1'))
+  stopStarted = () => {
+    server.closeAllConnections()
+    server.close()
+    return workers.stop().then(() => stores.stop())
+  }
   const serviceHost = env('LMS_SERVICE_HOST', 'localhost')
   if (demo) {
     process.stdout.write(
@@ -65,21 +88,6 @@ async function main(): Promise<void> {
     `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint, webhooksQueue: webhooks?.url, xapiQueue: xapi?.url })}\n`,
   )
   process.stdout.write(`lms listening on ${url} (tenants at <slug>.${serviceHost})\n`)
-
-  let stopping = false
-  const shutdown = () => {
-    if (stopping) return
-    stopping = true
-    server.closeAllConnections()
-    server.close()
-    void workers
-      .stop()
-      .then(() => stores.stop())
-      .finally(() => process.exit(0))
-    setTimeout(() => process.exit(0), 4000).unref()
-  }
-  process.on('SIGINT', shutdown)
-  process.on('SIGTERM', shutdown)
 }
 
 main().catch((err: unknown) => {

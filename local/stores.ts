@@ -170,12 +170,17 @@ export async function startStores(options: StoreOptions): Promise<RunningStores>
     mkdirSync(resolve(dataDir, 'dynamodb'), { recursive: true })
     mkdirSync(resolve(dataDir, 'fauxqs'), { recursive: true })
   }
-  const dynamoLocal = spawnDynamoDbLocal({
+  const dynamoLocal = await spawnDynamoDbLocal({
     port: options.dynamoPort,
     host: storesHost,
     dbPath: dataDir ? resolve(dataDir, 'dynamodb') : undefined,
   })
   const dynamoChild = dynamoLocal.child
+  // However this process ends (a forced exit included), DynamoDB Local does not outlive it holding
+  // the port; only a SIGKILL of this process, which runs nothing, leaves it behind.
+  process.once('exit', () => {
+    if (dynamoChild.exitCode === null && dynamoChild.signalCode === null) dynamoChild.kill('SIGKILL')
+  })
   const emulator = await startFauxqsOn(storesHost, {
     port: options.emulatorPort,
     logger: false,
