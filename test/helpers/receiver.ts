@@ -21,7 +21,7 @@ export type Answer = {
 export interface Receiver {
   readonly url: string
   readonly requests: Received[]
-  /** Waits until `n` requests have arrived (or the time is up). */
+  /** Waits until `n` requests have arrived (or the time is up: a minute unless told). */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>
   close(): Promise<void>
 }
@@ -67,7 +67,7 @@ export async function startReceiver(
   const receiver: Receiver = {
     url: `http://127.0.0.1:${port}`,
     requests,
-    async waitFor(n, timeoutMs = 15_000) {
+    async waitFor(n, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs
       while (requests.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
       return requests

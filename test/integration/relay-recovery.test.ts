@@ -1,21 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { freePort } from '../../local/free-port.ts'
 import { startReceiver } from '../helpers/receiver.ts'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0))
-    })
-  })
-}
+import { freshEnv, runCli, startStack } from '../helpers/stack.ts'
 
 /** The direct children of a process (DynamoDB Local's Java process, here). */
 function childPids(pid: number): number[] {
@@ -26,13 +18,14 @@ function childPids(pid: number): number[] {
     .filter((n) => n > 0)
 }
 
+/** SIGTERM, waiting (a minute at most: a busy machine is slow to stop Java) before SIGKILL. */
 async function terminate(pid: number): Promise<void> {
   try {
     process.kill(pid, 'SIGTERM')
   } catch {
     return
   }
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 600; i++) {
     try {
       process.kill(pid, 0)
     } catch {
@@ -50,48 +43,34 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
   it('delivers an event saved before the process was killed once the stack is back', async () => {
     const receiver = await startReceiver()
     const env = {
-      ...process.env,
       LMS_DATA_DIR: dir,
       LMS_DYNAMODB_PORT: String(await freePort()),
       LMS_EMULATOR_PORT: String(await freePort()),
       LMS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LMS_ALLOW_LOOPBACK_TARGETS: '1',
       LMS_LOG_LEVEL: 'info',
-      LMS_DYNAMODB_ENDPOINT: '',
     }
-    // What the two processes said, shown when the event does not arrive.
-    let transcript = ''
-    const start = (extra: Record<string, string>) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-        env: { ...env, ...extra },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-      const ready = new Promise<void>((resolve, reject) => {
-        let out = ''
-        child.stderr.on('data', (c: Buffer) => (transcript += c.toString()))
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString()
-          transcript += c.toString()
-          if (out.includes('listening on http://')) resolve()
-        })
-        child.once('exit', (code) => reject(new Error(`exited ${code}`)))
-      })
-      return { child, ready }
-    }
-    const cli = (...args: string[]) => {
-      const out = spawnSync(process.execPath, ['bin/lms.mjs', ...args], { env, encoding: 'utf8' })
-      return JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, string>
-    }
+    const cli = async (...args: string[]) =>
+      (await runCli(freshEnv(env), args)).json as Record<string, string | unknown[]>
 
     // First life: the relay is off, as if the process died before relaying anything.
     const port = await freePort()
-    const first = start({ PORT: String(port), LMS_RELAY: 'off' })
+    const first = await startStack({ ...env, PORT: String(port), LMS_RELAY: 'off' })
     await first.ready
     const slug = `relay-${randomBytes(3).toString('hex')}`
-    cli('tenant', 'create', '--slug', slug, '--plan', 'growth')
-    cli('webhook', 'create', '--tenant', slug, '--url', `${receiver.url}/hook`, '--events', 'user.created')
-    expect(cli('webhook', 'list', '--tenant', slug).data).toHaveLength(1)
-    const key = cli('api-key', 'create', '--tenant', slug, '--scopes', 'read,write,admin').key ?? ''
+    await cli('tenant', 'create', '--slug', slug, '--plan', 'growth')
+    await cli(
+      'webhook',
+      'create',
+      '--tenant',
+      slug,
+      '--url',
+      `${receiver.url}/hook`,
+      '--events',
+      'user.created',
+    )
+    expect((await cli('webhook', 'list', '--tenant', slug)).data).toHaveLength(1)
+    const key = String((await cli('api-key', 'create', '--tenant', slug, '--scopes', 'read,write,admin')).key)
     const postUser = (email: string, apiPort: number) =>
       new Promise<number>((resolve, reject) => {
         const body = JSON.stringify({ email, first_name: 'S', last_name: 'B', role: 'learner' })
@@ -117,18 +96,17 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
     // Kill our process (the API, relay and workers) without any chance to clean up. The database
     // outlives it, as DynamoDB does in AWS: stop DynamoDB Local gracefully, so it keeps what it
     // acknowledged (it does not promise durability when it is killed itself).
-    const database = childPids(first.child.pid ?? 0)
-    process.kill(first.child.pid ?? 0, 'SIGKILL')
-    await new Promise((r) => first.child.once('exit', r))
+    const database = childPids(first.pid)
+    first.kill('SIGKILL')
+    await first.exited
     for (const pid of database) await terminate(pid)
     expect(receiver.requests).toHaveLength(0)
 
     // Second life: the relay resumes from the stream and the webhook goes out.
-    const secondPort = await freePort()
-    const second = start({ PORT: String(secondPort), LMS_OUTBOX_SWEEP_AFTER_MS: '1000' })
-    await second.ready
-    const got = await receiver.waitFor(1, 45_000)
-    const said = transcript
+    const second = await startStack({ ...env, LMS_OUTBOX_SWEEP_AFTER_MS: '1000' })
+    const secondUrl = await second.ready
+    const got = await receiver.waitFor(1, 180_000)
+    const said = `${first.output()}\n${second.output()}`
       .split('\n')
       .filter((l) => l && !l.includes('"msg":"request"') && !l.includes('npm warn'))
       .slice(-15)
@@ -139,14 +117,15 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
       data: { email: 'saved@example.com' },
     })
     // Barrier: an event saved after the recovery must arrive too; the saved one came only once.
-    expect(await postUser('later@example.com', secondPort)).toBe(201)
-    const both = await receiver.waitFor(2, 45_000)
+    expect(await postUser('later@example.com', Number(new URL(secondUrl).port))).toBe(201)
+    const both = await receiver.waitFor(2, 180_000)
     const emails = both.map(
       (r) => (JSON.parse(r.raw.toString('utf8')) as { data: { email: string } }).data.email,
     )
     expect(emails.sort(), said).toEqual(['later@example.com', 'saved@example.com'])
-    second.child.kill('SIGTERM')
-    await new Promise((r) => second.child.once('exit', r))
+    second.kill('SIGTERM')
+    await second.exited
     await receiver.close()
-  }, 150_000)
+    // Two cold starts and a recovery: a limit that only ends a run that hangs.
+  }, 600_000)
 })

@@ -22,6 +22,13 @@ declare module 'vitest' {
 
 let child: ChildProcess | undefined
 
+/**
+ * Limits that only end a run that hangs: a cold start takes 15-30 s, and several times that on a
+ * busy 2-core machine; each wait is for an event (the ready line, the exit), never a fixed while.
+ */
+const readyLimitMs = 600_000
+const stopLimitMs = 60_000
+
 interface ReadyLine {
   url: string
   dynamodb: string
@@ -55,7 +62,10 @@ export async function setup(project: TestProject): Promise<void> {
   })
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
     let buffer = ''
-    const timer = setTimeout(() => reject(new Error('the local stack did not start within 90 s')), 90_000)
+    const timer = setTimeout(
+      () => reject(new Error(`the local stack did not start within ${readyLimitMs / 1000} s`)),
+      readyLimitMs,
+    )
     child?.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString()
       for (const line of buffer.split('\n')) {
@@ -80,6 +90,8 @@ export async function teardown(): Promise<void> {
   if (!child || child.exitCode !== null) return
   const exited = new Promise((resolve) => child?.once('exit', resolve))
   child.kill('SIGTERM')
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, stopLimitMs)))])
+  clearTimeout(timer)
   if (child.exitCode === null) child.kill('SIGKILL')
 }
