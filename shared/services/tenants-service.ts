@@ -15,7 +15,8 @@ import {
 } from '../domain/tenants/tenant.ts'
 import { CONTENT_AUTHOR_ROLE, type Locale, type User } from '../domain/users/user.ts'
 import { parseOrThrow } from '../domain/validation.ts'
-import { firstUserItems } from '../store/users-store.ts'
+import { userCounterContributions } from '../domain/users/user-counters.ts'
+import { newUserItems } from '../store/users-store.ts'
 import type { Scope } from '../routes.ts'
 import {
   insertApiKey,
@@ -119,7 +120,9 @@ async function insertNewTenant(
     updatedAt: at,
   }
   // No user.created for the owner: document 001 leaves the initial owner account out of it.
-  const first = owner ? firstUserItems(tenant, owner) : { items: [], counters: {} }
+  const first = owner
+    ? { items: newUserItems(tenant, owner), counters: userCounterContributions(owner) }
+    : { items: [], counters: {} }
   try {
     await insertTenant(tenant, [contentAuthor, ...first.items], first.counters)
   } catch (err) {

@@ -10,21 +10,20 @@ import { seatCapError } from '../domain/plans/entitlements.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { validateCustomFields } from '../domain/users/custom-fields.ts'
 import { erasureOf } from '../domain/users/erasure.ts'
+import { applyUserChanges, userChangeEvents, type UserChanges } from '../domain/users/user-change.ts'
 import { changeNeedsAdmin, resolveRole, roleChangeNeedsAdmin, type User } from '../domain/users/user.ts'
 import type { CreateUserInput, UpdateUserInput } from '../domain/users/user-schemas.ts'
-import { newEvent, type DomainEvent } from '../domain/events.ts'
-import { outboxPut } from '../store/outbox-items.ts'
+import { newEvent, type Effects } from '../domain/events.ts'
 import { changeMemberships, getGroups } from '../store/groups-store.ts'
+import { retryOnConflict } from '../store/optimistic.ts'
+import { WriteRefused } from '../store/store-errors.ts'
 import { memberUserIds } from './groups-service.ts'
 import {
-  EmailTakenError,
   getUser as getStoredUser,
   insertUser,
   listCustomFieldDefs,
-  SeatCapReachedError,
-  StaleUserError,
-  updateUser as updateStoredUser,
-  type UserChanges,
+  saveUser,
+  type UserRefusal,
 } from '../store/users-store.ts'
 import { listUsers as listStoredUsers, type UserListQuery } from '../store/users-list.ts'
 
@@ -89,14 +88,13 @@ export async function createUser(
     createdAt: at,
     updatedAt: at,
   }
-  const event = newEvent('user.created', { userId: user.id, email: user.email, role: user.role }, at)
+  const effects: Effects = {
+    events: [newEvent('user.created', { userId: user.id, email: user.email, role: user.role }, at)],
+  }
   try {
-    await insertUser(tenant, user, planById(tenant.plan).seatCap, [outboxPut(tenant, event)])
+    await insertUser(tenant, { user, seatCap: planById(tenant.plan).seatCap, effects })
   } catch (err) {
-    if (err instanceof EmailTakenError)
-      throw new ConflictError('user.email_taken', 'A user with this email already exists')
-    if (err instanceof SeatCapReachedError) throw seatCapError(tenant.plan)
-    throw err
+    throw refusalError(err, tenant, ['email_taken', 'seat_cap'])
   }
   const added = await changeMemberships(
     tenant,
@@ -108,19 +106,20 @@ export async function createUser(
   return { ...user, groupIds: added.map((m) => m.groupId).sort() }
 }
 
-function eventsFor(current: User, changes: UserChanges, at: string): DomainEvent[] {
-  if (changes.isActive === false && current.isActive) {
-    // An erasure deactivates too: the event then carries the placeholder, never the old address.
-    const email = changes.email ?? current.email
-    return [newEvent('user.deactivated', { userId: current.id, email }, at)]
-  }
-  if (changes.isActive === true && !current.isActive) {
-    return [newEvent('user.reactivated', { userId: current.id, email: current.email }, at)]
-  }
-  return []
+/**
+ * A refused user write as the domain error it stands for, the first of `precedence` that it names;
+ * anything else as it is.
+ */
+function refusalError(err: unknown, tenant: TenantContext, precedence: readonly UserRefusal[]): unknown {
+  if (!(err instanceof WriteRefused)) return err
+  const refusal = precedence.find((r) => (err as WriteRefused<UserRefusal>).has(r))
+  if (refusal === 'stale')
+    return new ConflictError('user.concurrent_update', 'The user changed meanwhile; retry')
+  if (refusal === 'seat_cap') return seatCapError(tenant.plan)
+  if (refusal === 'email_taken')
+    return new ConflictError('user.email_taken', 'A user with this email already exists')
+  return err
 }
-
-const MAX_STALE_RETRIES = 3
 
 /** Applies a change computed from the current user; re-reads and re-applies if it changed meanwhile. */
 async function applyChange(
@@ -129,28 +128,16 @@ async function applyChange(
   compute: (current: User) => UserChanges,
   at: string,
 ): Promise<User> {
-  for (let attempt = 0; ; attempt++) {
-    const current = await getUser(tenant, id)
-    const changes = compute(current)
-    const events = eventsFor(current, changes, at)
-    try {
-      return await updateStoredUser(
-        tenant,
-        current,
-        changes,
-        at,
-        planById(tenant.plan).seatCap,
-        events.map((e) => outboxPut(tenant, e)),
-      )
-    } catch (err) {
-      if (err instanceof SeatCapReachedError) throw seatCapError(tenant.plan)
-      if (err instanceof EmailTakenError)
-        throw new ConflictError('user.email_taken', 'A user with this email already exists')
-      if (err instanceof StaleUserError && attempt < MAX_STALE_RETRIES) continue
-      if (err instanceof StaleUserError)
-        throw new ConflictError('user.concurrent_update', 'The user changed meanwhile; retry')
-      throw err
-    }
+  try {
+    return await retryOnConflict(async () => {
+      const before = await getUser(tenant, id)
+      const after = applyUserChanges(before, compute(before), at)
+      const effects = { events: userChangeEvents(before, after, at) }
+      await saveUser(tenant, { before, after, seatCap: planById(tenant.plan).seatCap, effects })
+      return after
+    })
+  } catch (err) {
+    throw refusalError(err, tenant, ['stale', 'seat_cap', 'email_taken'])
   }
 }
 

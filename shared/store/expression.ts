@@ -80,6 +80,11 @@ export const cond = {
     (attr: string, values: readonly unknown[]): Condition =>
     (p) =>
       `${p.name(attr)} IN (${values.map((v) => p.value(v)).join(', ')})`,
+  /** `low <= attr <= high` (both ends included). */
+  between:
+    (attr: string, low: unknown, high: unknown): Condition =>
+    (p) =>
+      `${p.name(attr)} BETWEEN ${p.value(low)} AND ${p.value(high)}`,
   beginsWith:
     (attr: string, prefix: string): Condition =>
     (p) =>

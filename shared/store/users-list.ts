@@ -7,9 +7,11 @@
 import type { StoredRole, UserType, User } from '../domain/users/user.ts'
 import { CONTENT_AUTHOR_ROLE } from '../domain/users/user.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { batchGet, queryCount, queryUpTo } from './db.ts'
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
+import { queryCount, queryUpTo } from './db.ts'
+import { cond, queryExpression, type Condition } from './expression.ts'
 import { keys } from './keys.ts'
-import { getUserCounters, toUser, usersBy, type UserCounters } from './users-store.ts'
+import { batchGetUsers, getUserCounters, toUser, usersBy, type UserCounters } from './users-store.ts'
 
 export type UserSort = 'created_at' | 'last_name' | 'email'
 
@@ -27,46 +29,50 @@ export interface UserListQuery {
   readonly limit: number
 }
 
+/** What a Query of the list is built from (the page and a group's members are applied apart). */
+type ListFilters = Omit<UserListQuery, 'userIds' | 'offset' | 'limit'>
+
 const indexFor = { created_at: usersBy.created, last_name: usersBy.lastName, email: usersBy.email } as const
 
-interface Filter {
-  readonly expression: string | undefined
-  readonly names: Record<string, string>
-  readonly values: Record<string, unknown>
-}
-
-function buildFilter(q: UserListQuery, createdInKey: boolean): Filter {
-  const parts: string[] = []
-  const names: Record<string, string> = {}
-  const values: Record<string, unknown> = {}
+/** The filters the index key does not apply, as one condition (undefined: none). */
+function listFilter(q: ListFilters, createdInKey: boolean): Condition | undefined {
+  const parts: Condition[] = []
   if (q.role === 'author') {
     // Pre-migration rows still read `author`; newer ones hold the Content Author role.
-    parts.push('(#role = :role OR contains(custom_role_ids, :author))')
-    names['#role'] = 'role'
-    values[':role'] = 'author'
-    values[':author'] = CONTENT_AUTHOR_ROLE.id
+    parts.push(cond.or(cond.eq('role', 'author'), cond.contains('custom_role_ids', CONTENT_AUTHOR_ROLE.id)))
   } else if (q.role) {
-    parts.push('#role = :role')
-    names['#role'] = 'role'
-    values[':role'] = q.role
+    parts.push(cond.eq('role', q.role))
   }
-  if (q.isActive !== undefined) {
-    parts.push('is_active = :active')
-    values[':active'] = q.isActive
+  if (q.isActive !== undefined) parts.push(cond.eq('is_active', q.isActive))
+  if (q.userType) parts.push(cond.eq('user_type', q.userType))
+  if (!createdInKey && q.createdAfter) parts.push(cond.gt('created_at', q.createdAfter))
+  if (!createdInKey && q.createdBefore) parts.push(cond.lt('created_at', q.createdBefore))
+  return parts.length > 0 ? cond.and(...parts) : undefined
+}
+
+/**
+ * The Query of one sort order with its filters (without Limit). On the created index a date range
+ * narrows the key itself, since its sort key starts with created_at.
+ */
+export function usersQueryParams(
+  tenant: TenantContext,
+  q: ListFilters,
+): Omit<QueryCommandInput, 'TableName'> {
+  const index = indexFor[q.sortBy]
+  const createdInKey = q.sortBy === 'created_at' && Boolean(q.createdAfter || q.createdBefore)
+  const partition = cond.eq(index.pk, keys.usersIndexPk(tenant))
+  const key = createdInKey
+    ? cond.and(
+        partition,
+        cond.between(index.sk, q.createdAfter ? `${q.createdAfter}#~` : ' ', q.createdBefore ?? '~'),
+      )
+    : partition
+  const filter = listFilter(q, createdInKey)
+  return {
+    IndexName: index.name,
+    ...queryExpression({ key, ...(filter ? { filter } : {}) }),
+    ScanIndexForward: q.order === 'asc',
   }
-  if (q.userType) {
-    parts.push('user_type = :utype')
-    values[':utype'] = q.userType
-  }
-  if (!createdInKey && q.createdAfter) {
-    parts.push('created_at > :after')
-    values[':after'] = q.createdAfter
-  }
-  if (!createdInKey && q.createdBefore) {
-    parts.push('created_at < :before')
-    values[':before'] = q.createdBefore
-  }
-  return { expression: parts.length ? parts.join(' AND ') : undefined, names, values }
 }
 
 /** The counter that answers `total` for this filter set, if there is one. */
@@ -96,34 +102,12 @@ export async function listUsers(
   q: UserListQuery,
 ): Promise<{ items: User[]; total: number }> {
   if (q.userIds) return listGroupUsers(tenant, q.userIds, q)
-  const index = indexFor[q.sortBy]
-  const createdInKey = q.sortBy === 'created_at' && Boolean(q.createdAfter || q.createdBefore)
-  const filter = buildFilter(q, createdInKey)
-  const names: Record<string, string> = { '#pk': index.pk, ...filter.names }
-  const values: Record<string, unknown> = { ':pk': keys.usersIndexPk(tenant), ...filter.values }
-  let keyCondition = '#pk = :pk'
-  if (createdInKey) {
-    // The created index's sort key starts with created_at, so the range narrows the read itself.
-    names['#sk'] = index.sk
-    values[':lo'] = q.createdAfter ? `${q.createdAfter}#~` : ' '
-    values[':hi'] = q.createdBefore ? q.createdBefore : '~'
-    keyCondition += ' AND #sk BETWEEN :lo AND :hi'
-  }
-  const input = {
-    IndexName: index.name,
-    KeyConditionExpression: keyCondition,
-    ...(filter.expression ? { FilterExpression: filter.expression } : {}),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ScanIndexForward: q.order === 'asc',
-  }
+  const input = usersQueryParams(tenant, q)
   const counters = await getUserCounters(tenant)
   const known = counterTotal(q, counters)
   const want = q.offset + q.limit
-  const page = await queryUpTo(
-    { ...input, Limit: readLimit(want, Boolean(filter.expression), counters.total, known) },
-    want,
-  )
+  const filtered = input.FilterExpression !== undefined
+  const page = await queryUpTo({ ...input, Limit: readLimit(want, filtered, counters.total, known) }, want)
   const total = known ?? (await queryCount(input))
   return { items: page.slice(q.offset).map(toUser), total }
 }
@@ -134,7 +118,7 @@ async function listGroupUsers(
   userIds: ReadonlySet<string>,
   q: UserListQuery,
 ): Promise<{ items: User[]; total: number }> {
-  const users = (await batchGet([...userIds].map((id) => keys.user(tenant, id)))).map(toUser)
+  const users = await batchGetUsers(tenant, [...userIds])
   const matching = users.filter((u) => matchesInMemory(u, q)).sort(comparator(q))
   return { items: matching.slice(q.offset, q.offset + q.limit), total: matching.length }
 }

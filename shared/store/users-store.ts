@@ -1,48 +1,96 @@
 /**
  * Users in the tenant's partition. Invariants live in the write itself: e-mail uniqueness is a
  * guard item written with the user, the seat cap is a condition on the tenant's counters item, and
- * is_active transitions are conditional on the state they start from.
+ * a change holds only while the user still is as it was read (its updated_at and role).
  */
-import type { CustomFieldDef, CustomFieldType } from '../domain/users/custom-fields.ts'
-import type { Locale, StoredRole, User, UserType } from '../domain/users/user.ts'
+import type { PutCommandInput, QueryCommandInput } from '@aws-sdk/lib-dynamodb'
+import * as v from 'valibot'
+import type { Effects } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { customFieldTypes, type CustomFieldDef } from '../domain/users/custom-fields.ts'
 import {
-  batchGet,
-  batchPut,
-  getItem,
-  putItem,
-  query,
-  queryAll,
-  transact,
-  TransactionConditionFailed,
-  type Item,
-  type TransactItem,
-  updateItem,
-} from './db.ts'
-import { indexes, keys } from './keys.ts'
+  takesSeat,
+  userCounterContributions,
+  userCounterDeltas,
+  userCounterTotals,
+} from '../domain/users/user-counters.ts'
+import { locales, userTypes, writableRoles, type User } from '../domain/users/user.ts'
+import { getCounters, counterStep, countersSetParams, movesCounters } from './counters.ts'
+import { batchGet, batchPut, getItem, putItem, query, queryAll, updateItem, type Item } from './db.ts'
+import { decodeItem, nullable, withDefault } from './decode.ts'
+import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
+import { indexes, keys, type Key } from './keys.ts'
+import { effectSteps } from './outbox-items.ts'
+import { commit, type Step } from './transaction.ts'
 
 /** What the tenant-wide indexes mean for users: the three sort orders of the users list. */
 export const usersBy = { created: indexes.gsi1, lastName: indexes.gsi2, email: indexes.gsi3 } as const
 
+/** What a refused user write stands for. */
+export type UserRefusal = 'email_taken' | 'seat_cap' | 'stale' | 'id_taken'
+
+const UserItem = v.object({
+  pk: v.string(),
+  sk: v.string(),
+  id: v.string(),
+  email: v.string(),
+  first_name: v.string(),
+  last_name: v.string(),
+  role: v.picklist(writableRoles),
+  custom_role_ids: withDefault(v.array(v.string()), []),
+  is_active: v.boolean(),
+  user_type: v.picklist(userTypes),
+  external_id: nullable(v.string()),
+  custom_fields: withDefault(v.record(v.string(), v.unknown()), {}),
+  locale: withDefault(v.picklist(locales), 'en'),
+  // A string set kept by the groups store (a set is never empty in DynamoDB: absent means none).
+  group_ids: v.optional(v.set(v.string())),
+  last_login_at: nullable(v.string()),
+  created_at: v.string(),
+  updated_at: v.string(),
+  erased_at: v.optional(v.string()),
+})
+
+/** @throws MalformedItem when the item is not a user */
 export function toUser(item: Item): User {
-  const groupIds = item.group_ids instanceof Set ? [...(item.group_ids as Set<string>)] : []
+  const u = decodeItem('user', UserItem, item)
   return {
-    id: item.id as string,
-    email: item.email as string,
-    firstName: item.first_name as string,
-    lastName: item.last_name as string,
-    role: item.role as StoredRole,
-    customRoleIds: (item.custom_role_ids as string[] | undefined) ?? [],
-    isActive: item.is_active as boolean,
-    userType: item.user_type as UserType,
-    externalId: (item.external_id as string | null | undefined) ?? null,
-    customFields: (item.custom_fields as Record<string, unknown> | undefined) ?? {},
-    locale: (item.locale as Locale | undefined) ?? 'en',
-    groupIds: groupIds.sort(),
-    lastLoginAt: (item.last_login_at as string | null | undefined) ?? null,
-    createdAt: item.created_at as string,
-    updatedAt: item.updated_at as string,
-    ...(typeof item.erased_at === 'string' ? { erasedAt: item.erased_at } : {}),
+    id: u.id,
+    email: u.email,
+    firstName: u.first_name,
+    lastName: u.last_name,
+    role: u.role,
+    customRoleIds: u.custom_role_ids,
+    isActive: u.is_active,
+    userType: u.user_type,
+    externalId: u.external_id,
+    customFields: u.custom_fields,
+    locale: u.locale,
+    groupIds: [...(u.group_ids ?? [])].sort(),
+    lastLoginAt: u.last_login_at,
+    createdAt: u.created_at,
+    updatedAt: u.updated_at,
+    ...(u.erased_at !== undefined ? { erasedAt: u.erased_at } : {}),
+  }
+}
+
+/** The attributes a change may move: everything but the keys, the ids and the group set. */
+function changeableAttributes(user: User): Item {
+  return {
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    role: user.role,
+    custom_role_ids: [...user.customRoleIds],
+    is_active: user.isActive,
+    external_id: user.externalId,
+    custom_fields: user.customFields,
+    locale: user.locale,
+    last_login_at: user.lastLoginAt,
+    updated_at: user.updatedAt,
+    ...(user.erasedAt !== undefined ? { erased_at: user.erasedAt } : {}),
+    [usersBy.lastName.sk]: keys.usersByLastName(user.lastName, user.id),
+    [usersBy.email.sk]: keys.usersByEmail(user.email, user.id),
   }
 }
 
@@ -52,269 +100,144 @@ function userItem(tenant: TenantContext, user: User): Item {
     ...keys.user(tenant, user.id),
     type: 'user',
     id: user.id,
-    email: user.email,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    role: user.role,
-    custom_role_ids: [...user.customRoleIds],
-    is_active: user.isActive,
     user_type: user.userType,
-    external_id: user.externalId,
-    custom_fields: user.customFields,
-    locale: user.locale,
-    last_login_at: user.lastLoginAt,
     created_at: user.createdAt,
-    updated_at: user.updatedAt,
+    ...changeableAttributes(user),
     [usersBy.created.pk]: indexPk,
     [usersBy.created.sk]: keys.usersByCreated(user.createdAt, user.id),
     [usersBy.lastName.pk]: indexPk,
-    [usersBy.lastName.sk]: keys.usersByLastName(user.lastName, user.id),
     [usersBy.email.pk]: indexPk,
-    [usersBy.email.sk]: keys.usersByEmail(user.email, user.id),
   }
+}
+
+const emailGuardItem = (tenant: TenantContext, user: Pick<User, 'id' | 'email'>): Item => ({
+  ...keys.userEmail(tenant, user.email),
+  type: 'email_guard',
+  user_id: user.id,
+})
+
+export function userGetParams(
+  tenant: TenantContext,
+  id: string,
+  { consistent = false } = {},
+): { Key: Key; ConsistentRead: boolean } {
+  return { Key: keys.user(tenant, id), ConsistentRead: consistent }
 }
 
 export async function getUser(
   tenant: TenantContext,
   id: string,
-  { consistent = false } = {},
+  options: { consistent?: boolean } = {},
 ): Promise<User | undefined> {
-  const item = await getItem(keys.user(tenant, id), { ConsistentRead: consistent })
+  const { Key, ...rest } = userGetParams(tenant, id, options)
+  const item = await getItem(Key, rest)
   return item ? toUser(item) : undefined
 }
 
-export class EmailTakenError extends Error {}
-export class SeatCapReachedError extends Error {}
-export class StaleUserError extends Error {}
-
-/**
- * What one user adds to the tenant's counters: filtered totals (one filter, or is_active with role
- * or user_type) are read from these instead of counting the users.
- */
-export function counterContributions(
-  u: Pick<User, 'role' | 'userType' | 'isActive'>,
-): Record<string, number> {
-  const active = u.isActive ? 1 : 0
+/** The seat cap as a condition on the counters item: the change that would pass it is refused. */
+function seatCapGuard(seatCap: number | null, taking: boolean) {
+  if (!taking || seatCap === null) return undefined
   return {
-    users_total: 1,
-    users_active: active,
-    [`role_${u.role}`]: 1,
-    [`type_${u.userType}`]: 1,
-    [`active_role_${u.role}`]: active,
-    [`active_type_${u.userType}`]: active,
+    condition: cond.or(cond.notExists('users_active'), cond.lt('users_active', seatCap)),
+    refusal: 'seat_cap' as const,
   }
 }
 
-function counterDiff(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {}
-  for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const d = (after[k] ?? 0) - (before[k] ?? 0)
-    if (d !== 0) out[k] = d
-  }
-  return out
+/** A new user, the cap its seat must fit under, and what its creation causes. */
+export interface NewUser {
+  readonly user: User
+  readonly seatCap: number | null
+  readonly effects?: Effects
 }
 
-function counterUpdate(
+/** The user, its e-mail guard, its share of the counters and its effects, as one transaction. */
+export function insertUserSteps(
   tenant: TenantContext,
-  deltas: Record<string, number>,
-  seatCap: number | null,
-  takesSeat: boolean,
-): TransactItem {
-  const names: Record<string, string> = {}
-  const values: Record<string, number> = {}
-  const adds = Object.entries(deltas)
-    .filter(([, d]) => d !== 0)
-    .map(([attr, d], i) => {
-      names[`#c${i}`] = attr
-      values[`:c${i}`] = d
-      return `#c${i} :c${i}`
-    })
-  const guard = takesSeat && seatCap !== null
-  if (guard) values[':cap'] = seatCap
-  return {
-    Update: {
-      Key: keys.counters(tenant),
-      UpdateExpression: `ADD ${adds.join(', ')}`,
-      ...(guard ? { ConditionExpression: 'attribute_not_exists(users_active) OR users_active < :cap' } : {}),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  }
-}
-
-/** A new tenant's first user: its items and its share of the counters, for the tenant's own transaction. */
-export function firstUserItems(
-  tenant: TenantContext,
-  user: User,
-): { items: Item[]; counters: Record<string, number> } {
-  return {
-    items: [
-      userItem(tenant, user),
-      { ...keys.userEmail(tenant, user.email), type: 'email_guard', user_id: user.id },
-    ],
-    counters: counterContributions(user),
-  }
-}
-
-/**
- * Inserts the user with its e-mail guard, counters and events in one transaction.
- * @throws EmailTakenError, SeatCapReachedError
- */
-export async function insertUser(
-  tenant: TenantContext,
-  user: User,
-  seatCap: number | null,
-  extra: TransactItem[],
-): Promise<void> {
-  const deltas = counterContributions(user)
-  try {
-    await transact([
-      {
-        Put: {
-          Item: { ...keys.userEmail(tenant, user.email), type: 'email_guard', user_id: user.id },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      { Put: { Item: userItem(tenant, user), ConditionExpression: 'attribute_not_exists(pk)' } },
-      counterUpdate(tenant, deltas, seatCap, user.isActive),
-      ...extra,
-    ])
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed) {
-      if (err.failedAt(0)) throw new EmailTakenError()
-      if (err.failedAt(2)) throw new SeatCapReachedError()
-    }
-    throw err
-  }
-}
-
-export interface UserChanges {
-  firstName?: string
-  lastName?: string
-  role?: StoredRole
-  customRoleIds?: readonly string[]
-  isActive?: boolean
-  externalId?: string | null
-  customFields?: Record<string, unknown>
-  locale?: Locale
-  lastLoginAt?: string
-  /** Only erasure changes the e-mail: the guard item moves with it in the same transaction. */
-  email?: string
-  erasedAt?: string
-}
-
-const changeAttributes: [keyof UserChanges, string][] = [
-  ['firstName', 'first_name'],
-  ['lastName', 'last_name'],
-  ['role', 'role'],
-  ['customRoleIds', 'custom_role_ids'],
-  ['isActive', 'is_active'],
-  ['externalId', 'external_id'],
-  ['customFields', 'custom_fields'],
-  ['locale', 'locale'],
-  ['lastLoginAt', 'last_login_at'],
-  ['email', 'email'],
-  ['erasedAt', 'erased_at'],
-]
-
-/**
- * Applies the changes if the user still is as `current` says (its updated_at and role), keeping the
- * counters and the seat cap true in the same transaction.
- * @throws StaleUserError when the user changed meanwhile; SeatCapReachedError on reactivation past the cap
- */
-export async function updateUser(
-  tenant: TenantContext,
-  current: User,
-  changes: UserChanges,
-  now: string,
-  seatCap: number | null,
-  extra: TransactItem[],
-): Promise<User> {
-  const names: Record<string, string> = { '#updated_at': 'updated_at', '#role': 'role' }
-  const values: Record<string, unknown> = {
-    ':now': now,
-    ':expected': current.updatedAt,
-    ':expected_role': current.role,
-  }
-  const sets = ['#updated_at = :now']
-  for (const [field, attr] of changeAttributes) {
-    const value = changes[field]
-    if (value === undefined) continue
-    names[`#${attr}`] = attr
-    values[`:${attr}`] = Array.isArray(value) ? [...value] : value
-    sets.push(`#${attr} = :${attr}`)
-  }
-  if (changes.lastName !== undefined) {
-    names['#gsi2sk'] = usersBy.lastName.sk
-    values[':gsi2sk'] = keys.usersByLastName(changes.lastName, current.id)
-    sets.push('#gsi2sk = :gsi2sk')
-  }
-  const emailMove = changes.email !== undefined && changes.email !== current.email
-  if (changes.email !== undefined) {
-    names['#gsi3sk'] = usersBy.email.sk
-    values[':gsi3sk'] = keys.usersByEmail(changes.email, current.id)
-    sets.push('#gsi3sk = :gsi3sk')
-  }
-  const activating = changes.isActive === true && !current.isActive
-  const deltas = counterDiff(
-    counterContributions(current),
-    counterContributions({
-      ...current,
-      role: changes.role ?? current.role,
-      isActive: changes.isActive ?? current.isActive,
-    }),
-  )
-  const touchesCounters = Object.values(deltas).some((d) => d !== 0)
-  const items: TransactItem[] = [
-    {
-      Update: {
-        Key: keys.user(tenant, current.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        // The role too: who may make a change is decided on it, and updated_at has only ms resolution.
-        ConditionExpression: 'attribute_exists(pk) AND #updated_at = :expected AND #role = :expected_role',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
-    ...(touchesCounters ? [counterUpdate(tenant, deltas, seatCap, activating)] : []),
-    ...(emailMove && changes.email !== undefined ? emailGuardMove(tenant, current, changes.email) : []),
-    ...extra,
+  { user, seatCap, effects = {} }: NewUser,
+): Step<UserRefusal>[] {
+  const notThere = conditionExpression(cond.notExists())
+  return [
+    { item: { Put: { Item: emailGuardItem(tenant, user), ...notThere } }, refusal: 'email_taken' },
+    // A fresh UUID: refused only if the id were already taken, which no caller handles.
+    { item: { Put: { Item: userItem(tenant, user), ...notThere } }, refusal: 'id_taken' },
+    counterStep(tenant, userCounterContributions(user), seatCapGuard(seatCap, takesSeat(undefined, user))),
+    ...effectSteps(tenant, effects),
   ]
-  try {
-    await transact(items)
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed) {
-      if (err.failedAt(0)) throw new StaleUserError()
-      if (touchesCounters && err.failedAt(1)) throw new SeatCapReachedError()
-      const guardAt = items.length - extra.length - 2
-      if (emailMove && (err.failedAt(guardAt) || err.failedAt(guardAt + 1))) throw new EmailTakenError()
-    }
-    throw err
+}
+
+/** @throws WriteRefused naming `email_taken` or `seat_cap` */
+export async function insertUser(tenant: TenantContext, change: NewUser): Promise<void> {
+  await commit(insertUserSteps(tenant, change))
+}
+
+/** A user as read (`before`) and as decided (`after`), with the seat cap and what the change causes. */
+export interface UserChange {
+  readonly before: User
+  readonly after: User
+  readonly seatCap: number | null
+  readonly effects?: Effects
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * The attributes that differ, the counters they move, the e-mail guard when the address changes,
+ * and the effects: applied only while the stored user still has `before`'s updated_at and role (who
+ * may make a change is decided on the role, and updated_at has only ms resolution).
+ */
+export function saveUserSteps(
+  tenant: TenantContext,
+  { before, after, seatCap, effects = {} }: UserChange,
+): Step<UserRefusal>[] {
+  const from = changeableAttributes(before)
+  const set = {
+    ...Object.fromEntries(
+      Object.entries(changeableAttributes(after)).filter(([name, value]) => !same(from[name], value)),
+    ),
+    // Always moved: it is what the next change's condition reads.
+    updated_at: after.updatedAt,
   }
-  const next: User = {
-    ...current,
-    ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
-    updatedAt: now,
-  }
-  return next
+  const stillAsRead = cond.and(
+    cond.exists(),
+    cond.eq('updated_at', before.updatedAt),
+    cond.eq('role', before.role),
+  )
+  const deltas = userCounterDeltas(before, after)
+  return [
+    {
+      item: { Update: { Key: keys.user(tenant, before.id), ...updateExpression({ set }, stillAsRead) } },
+      refusal: 'stale',
+    },
+    ...(movesCounters(deltas)
+      ? [counterStep(tenant, deltas, seatCapGuard(seatCap, takesSeat(before, after)))]
+      : []),
+    ...(after.email !== before.email ? emailGuardMove(tenant, before, after.email) : []),
+    ...effectSteps(tenant, effects),
+  ]
+}
+
+/** @throws WriteRefused naming `stale`, `seat_cap` or `email_taken` */
+export async function saveUser(tenant: TenantContext, change: UserChange): Promise<void> {
+  await commit(saveUserSteps(tenant, change))
 }
 
 /** Frees the old address for reuse and claims the new one, only if the old guard is this user's. */
-function emailGuardMove(tenant: TenantContext, current: User, email: string): TransactItem[] {
+function emailGuardMove(tenant: TenantContext, before: User, email: string): Step<UserRefusal>[] {
+  // A guard already gone is fine to "delete"; another user's is never touched.
+  const ownGuard = cond.or(cond.notExists(), cond.eq('user_id', before.id))
   return [
     {
-      Delete: {
-        Key: keys.userEmail(tenant, current.email),
-        // A guard already gone is fine to "delete"; another user's is never touched.
-        ConditionExpression: 'attribute_not_exists(pk) OR user_id = :id',
-        ExpressionAttributeValues: { ':id': current.id },
-      },
+      item: { Delete: { Key: keys.userEmail(tenant, before.email), ...conditionExpression(ownGuard) } },
+      refusal: 'email_taken',
     },
     {
-      Put: {
-        Item: { ...keys.userEmail(tenant, email), type: 'email_guard', user_id: current.id },
-        ConditionExpression: 'attribute_not_exists(pk)',
+      item: {
+        Put: {
+          Item: emailGuardItem(tenant, { id: before.id, email }),
+          ...conditionExpression(cond.notExists()),
+        },
       },
+      refusal: 'email_taken',
     },
   ]
 }
@@ -326,30 +249,43 @@ export interface UserCounters {
 }
 
 export async function getUserCounters(tenant: TenantContext): Promise<UserCounters> {
-  const item = (await getItem(keys.counters(tenant))) ?? {}
-  return {
-    total: (item.users_total as number | undefined) ?? 0,
-    active: (item.users_active as number | undefined) ?? 0,
-    byAttribute: item as Record<string, number>,
-  }
+  const counters = await getCounters(tenant)
+  return { total: counters.users_total ?? 0, active: counters.users_active ?? 0, byAttribute: counters }
+}
+
+const CustomFieldItem = v.object({
+  key: v.string(),
+  label: v.string(),
+  field_type: v.picklist(customFieldTypes),
+  required: withDefault(v.boolean(), false),
+  options: withDefault(v.array(v.string()), []),
+})
+
+export function customFieldDefsQueryParams(tenant: TenantContext): Omit<QueryCommandInput, 'TableName'> {
+  return queryExpression({
+    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.customFieldPrefix)),
+  })
 }
 
 export async function listCustomFieldDefs(tenant: TenantContext): Promise<CustomFieldDef[]> {
-  const out = await query({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.customFieldPrefix },
+  const out = await query(customFieldDefsQueryParams(tenant))
+  return (out.Items ?? []).map((item) => {
+    const def = decodeItem('custom_field', CustomFieldItem, item)
+    return {
+      key: def.key,
+      label: def.label,
+      type: def.field_type,
+      required: def.required,
+      options: def.options,
+    }
   })
-  return (out.Items ?? []).map((item) => ({
-    key: item.key as string,
-    label: item.label as string,
-    type: item.field_type as CustomFieldType,
-    required: item.required === true,
-    options: (item.options as string[] | undefined) ?? [],
-  }))
 }
 
-export async function putCustomFieldDef(tenant: TenantContext, def: CustomFieldDef): Promise<void> {
-  await putItem({
+export function customFieldDefPutParams(
+  tenant: TenantContext,
+  def: CustomFieldDef,
+): Omit<PutCommandInput, 'TableName'> {
+  return {
     Item: {
       ...keys.customField(tenant, def.key),
       type: 'custom_field',
@@ -359,23 +295,33 @@ export async function putCustomFieldDef(tenant: TenantContext, def: CustomFieldD
       required: def.required,
       options: [...def.options],
     },
-  })
+  }
+}
+
+export async function putCustomFieldDef(tenant: TenantContext, def: CustomFieldDef): Promise<void> {
+  await putItem(customFieldDefPutParams(tenant, def))
 }
 
 export async function batchGetUsers(tenant: TenantContext, ids: readonly string[]): Promise<User[]> {
   return (await batchGet(ids.map((id) => keys.user(tenant, id)))).map(toUser)
 }
 
+export function allUsersQueryParams(tenant: TenantContext): Omit<QueryCommandInput, 'TableName'> {
+  return {
+    IndexName: usersBy.created.name,
+    ...queryExpression({ key: cond.eq(usersBy.created.pk, keys.usersIndexPk(tenant)) }),
+    ScanIndexForward: false,
+  }
+}
+
 /** Every user of the tenant, newest first (dynamic group membership is computed over these). */
 export async function listAllUsers(tenant: TenantContext): Promise<User[]> {
-  const items = await queryAll({
-    IndexName: usersBy.created.name,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': usersBy.created.pk },
-    ExpressionAttributeValues: { ':pk': keys.usersIndexPk(tenant) },
-    ScanIndexForward: false,
-  })
-  return items.map(toUser)
+  return (await queryAll(allUsersQueryParams(tenant))).map(toUser)
+}
+
+/** A user's items without conditions: a new tenant's owner (in the tenant's transaction), a bulk load. */
+export function newUserItems(tenant: TenantContext, user: User): Item[] {
+  return [userItem(tenant, user), emailGuardItem(tenant, user)]
 }
 
 /**
@@ -391,28 +337,8 @@ export async function seedUsers(
   concurrency = 8,
 ): Promise<void> {
   await batchPut(
-    users.flatMap((user) => [
-      userItem(tenant, user),
-      { ...keys.userEmail(tenant, user.email), type: 'email_guard', user_id: user.id },
-    ]),
+    users.flatMap((user) => newUserItems(tenant, user)),
     concurrency,
   )
-
-  const totals: Record<string, number> = {}
-  for (const user of users) {
-    for (const [attr, d] of Object.entries(counterContributions(user))) totals[attr] = (totals[attr] ?? 0) + d
-  }
-  const names: Record<string, string> = {}
-  const values: Record<string, number> = {}
-  const sets = Object.entries(totals).map(([attr, n], i) => {
-    names[`#c${i}`] = attr
-    values[`:c${i}`] = n
-    return `#c${i} = :c${i}`
-  })
-  await updateItem({
-    Key: keys.counters(tenant),
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  })
+  await updateItem(countersSetParams(tenant, userCounterTotals(users)))
 }

@@ -35,7 +35,7 @@ async function seedPreMigrationAuthor(t: TestTenant): Promise<User> {
     createdAt: at,
     updatedAt: at,
   }
-  await insertUser(t.tenant, user, null, [])
+  await insertUser(t.tenant, { user, seatCap: null })
   return user
 }
 

@@ -118,6 +118,20 @@ describe('Function: projectionExpression', () => {
 })
 
 describe('Function: queryExpression', () => {
+  it('narrows a key range with between, both ends as values', () => {
+    // Act
+    const out = queryExpression({
+      key: cond.and(cond.eq('gsi1pk', 'T#1#USERS'), cond.between('gsi1sk', 'a', 'b')),
+    })
+
+    // Assess
+    expect(out).toEqual({
+      KeyConditionExpression: '(#n0 = :v0) AND (#n1 BETWEEN :v1 AND :v2)',
+      ExpressionAttributeNames: { '#n0': 'gsi1pk', '#n1': 'gsi1sk' },
+      ExpressionAttributeValues: { ':v0': 'T#1#USERS', ':v1': 'a', ':v2': 'b' },
+    })
+  })
+
   it('shares placeholders between key condition, filter and projection', () => {
     // Act
     const out = queryExpression({

@@ -9,6 +9,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
+  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
 import { mockClient } from 'aws-sdk-client-mock'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -36,6 +37,18 @@ function cancelled(codes: string[]) {
   })
 }
 
+type SentItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
+
+/** Cancels a transaction on the condition of the items `which` picks by what they are, wherever they sit. */
+function failing(which: (item: SentItem) => boolean) {
+  return (input: TransactWriteCommandInput) =>
+    Promise.reject(
+      cancelled((input.TransactItems ?? []).map((i) => (which(i) ? 'ConditionalCheckFailed' : 'None'))),
+    )
+}
+const isCounters = (i: SentItem) => i.Update?.Key?.sk === 'COUNTERS'
+const isEmailGuard = (i: SentItem) => String(i.Put?.Item?.sk).startsWith('EMAIL#')
+
 beforeEach(() => {
   ddb.reset()
   // Custom field definitions: none.
@@ -59,12 +72,12 @@ describe('Fault injection: store errors become domain errors', () => {
 
   it('maps a failed seat-cap condition to the entitlement error and a failed e-mail guard to 409', async () => {
     ddb.on(GetCommand).resolves({})
-    ddb.on(TransactWriteCommand).rejectsOnce(cancelled(['None', 'None', 'ConditionalCheckFailed', 'None']))
+    ddb.on(TransactWriteCommand).callsFakeOnce(failing(isCounters))
     await expect(createUser(tenant, input, operator)).rejects.toBeInstanceOf(EntitlementError)
     ddb.reset()
     ddb.on(GetCommand).resolves({})
     ddb.on(QueryCommand).resolves({ Items: [] })
-    ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None', 'None']))
+    ddb.on(TransactWriteCommand).callsFake(failing(isEmailGuard))
     await expect(createUser(tenant, input, operator)).rejects.toBeInstanceOf(ConflictError)
   })
 

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
+import { cond } from '../../../shared/store/expression.ts'
+import {
+  counterStep,
+  countersGetParams,
+  countersPutParams,
+  countersSetParams,
+} from '../../../shared/store/counters.ts'
+import { readable } from '../../helpers/readable-expression.ts'
+
+const tenant: TenantContext = { id: 't1', plan: 'growth' }
+
+describe('Functions: the counters item', () => {
+  it('is one item in the tenant partition', () => {
+    expect(countersGetParams(tenant)).toEqual({ Key: { pk: 'T#t1', sk: 'COUNTERS' } })
+    expect(countersPutParams(tenant, { users_total: 1 })).toEqual({
+      Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: 1 },
+    })
+  })
+
+  it('adds deltas in a step, leaving zero deltas out, with the guard and the refusal it stands for', () => {
+    // Act
+    const step = counterStep(tenant, { a: 1, b: 0, c: -2 }, { condition: cond.lt('a', 9), refusal: 'cap' })
+
+    // Assess
+    expect(step.refusal).toBe('cap')
+    expect(step.item.Update?.Key).toEqual({ pk: 'T#t1', sk: 'COUNTERS' })
+    expect(readable('UpdateExpression', step.item.Update)).toBe('ADD a 1, c -2')
+    expect(readable('ConditionExpression', step.item.Update)).toBe('a < 9')
+    expect(counterStep(tenant, { a: 1 })).toEqual({
+      item: { Update: expect.not.objectContaining({ ConditionExpression: expect.anything() }) },
+    })
+  })
+
+  it('sets absolute values for a bulk load', () => {
+    const params = countersSetParams(tenant, { users_total: 3 })
+    expect(params.Key).toEqual({ pk: 'T#t1', sk: 'COUNTERS' })
+    expect(readable('UpdateExpression', params)).toBe('SET users_total = 3')
+  })
+})
