@@ -13,10 +13,8 @@ import {
   type TenantKind,
   type TenantStatus,
 } from '../domain/tenants/tenant.ts'
-import { CONTENT_AUTHOR_ROLE, type Locale, type User } from '../domain/users/user.ts'
+import { SEEDED_ROLES, type Locale, type User } from '../domain/users/user.ts'
 import { parseOrThrow } from '../domain/validation.ts'
-import { userCounterContributions } from '../domain/users/user-counters.ts'
-import { newUserItems } from '../store/users-store.ts'
 import type { Scope } from '../routes.ts'
 import {
   insertApiKey,
@@ -24,13 +22,13 @@ import {
   revokeApiKey as revokeStoredKey,
   type ApiKeyRecord,
 } from '../store/api-keys-store.ts'
-import { keys } from '../store/keys.ts'
+import { WriteRefused } from '../store/store-errors.ts'
 import {
   getTenantBySlug,
   insertTenant,
-  SlugTakenError,
   updateTenant as updateStoredTenant,
   type TenantChanges,
+  type TenantRefusal,
 } from '../store/tenants-store.ts'
 
 const nowIso = () => new Date().toISOString()
@@ -94,14 +92,6 @@ async function insertNewTenant(
     createdAt: at,
     updatedAt: at,
   }
-  const contentAuthor = {
-    ...keys.customRole(tenant, CONTENT_AUTHOR_ROLE.id),
-    type: 'custom_role',
-    id: CONTENT_AUTHOR_ROLE.id,
-    name: CONTENT_AUTHOR_ROLE.name,
-    permissions: [...CONTENT_AUTHOR_ROLE.permissions],
-    seeded: true,
-  }
   const owner: User | undefined = ownerInput && {
     id: randomUUID(),
     email: ownerInput.email,
@@ -120,13 +110,10 @@ async function insertNewTenant(
     updatedAt: at,
   }
   // No user.created for the owner: document 001 leaves the initial owner account out of it.
-  const first = owner
-    ? { items: newUserItems(tenant, owner), counters: userCounterContributions(owner) }
-    : { items: [], counters: {} }
   try {
-    await insertTenant(tenant, [contentAuthor, ...first.items], first.counters)
+    await insertTenant({ tenant, seededRoles: SEEDED_ROLES, ...(owner ? { owner } : {}) })
   } catch (err) {
-    if (err instanceof SlugTakenError)
+    if (err instanceof WriteRefused && (err as WriteRefused<TenantRefusal>).has('slug_taken'))
       throw new ConflictError('tenant.slug_taken', `A tenant with slug ${slug} exists`)
     throw err
   }

@@ -1,8 +1,18 @@
-import type { Scope } from '../routes.ts'
+/**
+ * API keys: a global lookup item by the key's hash (the only way in from a request) and a listing
+ * item in the tenant's partition, written and revoked together.
+ */
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
+import * as v from 'valibot'
 import type { KeyEnv } from '../domain/api-keys/key-format.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { getItem, query, transact, TransactionConditionFailed, type Item } from './db.ts'
-import { keys } from './keys.ts'
+import type { Scope } from '../routes.ts'
+import { getItem, query, type Item } from './db.ts'
+import { decodeItem, nullable } from './decode.ts'
+import { cond, queryExpression, updateExpression } from './expression.ts'
+import { keys, type Key } from './keys.ts'
+import { commit, type Step } from './transaction.ts'
+import { WriteRefused } from './store-errors.ts'
 
 export interface ApiKeyRecord {
   readonly id: string
@@ -16,17 +26,33 @@ export interface ApiKeyRecord {
   readonly createdAt: string
 }
 
+export type ApiKeyRefusal = 'gone'
+
+const ApiKeyItem = v.object({
+  id: v.string(),
+  tenant_id: v.string(),
+  prefix: v.string(),
+  hash: v.string(),
+  env: v.picklist(['live', 'test']),
+  scopes: v.array(v.picklist(['read', 'write', 'admin'])),
+  expires_at: nullable(v.string()),
+  revoked_at: nullable(v.string()),
+  created_at: v.string(),
+})
+
+/** @throws MalformedItem when the item is not an API key */
 function toRecord(item: Item): ApiKeyRecord {
+  const k = decodeItem('api_key', ApiKeyItem, item)
   return {
-    id: item.id as string,
-    tenantId: item.tenant_id as string,
-    prefix: item.prefix as string,
-    hash: item.hash as string,
-    env: item.env as KeyEnv,
-    scopes: item.scopes as Scope[],
-    expiresAt: (item.expires_at as string | null) ?? null,
-    revokedAt: (item.revoked_at as string | null) ?? null,
-    createdAt: item.created_at as string,
+    id: k.id,
+    tenantId: k.tenant_id,
+    prefix: k.prefix,
+    hash: k.hash,
+    env: k.env,
+    scopes: k.scopes,
+    expiresAt: k.expires_at,
+    revokedAt: k.revoked_at,
+    createdAt: k.created_at,
   }
 }
 
@@ -46,24 +72,50 @@ function attributes(record: ApiKeyRecord): Item {
 }
 
 /** Strongly consistent, so a key revoked a moment ago is refused at once. */
+export function apiKeyByHashGetParams(hash: string): { Key: Key; ConsistentRead: true } {
+  return { Key: keys.apiKeyByHash(hash), ConsistentRead: true }
+}
+
 export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-  const item = await getItem(keys.apiKeyByHash(hash), { ConsistentRead: true })
+  const { Key, ...options } = apiKeyByHashGetParams(hash)
+  const item = await getItem(Key, options)
   return item ? toRecord(item) : undefined
 }
 
+/** The lookup item and the tenant's listing item of a new key. */
+export function insertApiKeySteps(tenant: TenantContext, record: ApiKeyRecord): Step<never>[] {
+  return [
+    { item: { Put: { Item: { ...keys.apiKeyByHash(record.hash), ...attributes(record) } } } },
+    { item: { Put: { Item: { ...keys.apiKeyRef(tenant, record.id), ...attributes(record) } } } },
+  ]
+}
+
 export async function insertApiKey(tenant: TenantContext, record: ApiKeyRecord): Promise<void> {
-  await transact([
-    { Put: { Item: { ...keys.apiKeyByHash(record.hash), ...attributes(record) } } },
-    { Put: { Item: { ...keys.apiKeyRef(tenant, record.id), ...attributes(record) } } },
-  ])
+  await commit(insertApiKeySteps(tenant, record))
+}
+
+export function apiKeysQueryParams(tenant: TenantContext): Omit<QueryCommandInput, 'TableName'> {
+  return queryExpression({
+    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.apiKeyRefPrefix)),
+  })
 }
 
 export async function listApiKeys(tenant: TenantContext): Promise<ApiKeyRecord[]> {
-  const out = await query({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.apiKeyRefPrefix },
-  })
+  const out = await query(apiKeysQueryParams(tenant))
   return (out.Items ?? []).map(toRecord)
+}
+
+/** Both items revoked at `now`; refused as `gone` when either no longer exists. */
+export function revokeApiKeySteps(
+  tenant: TenantContext,
+  record: Pick<ApiKeyRecord, 'id' | 'hash'>,
+  now: string,
+): Step<ApiKeyRefusal>[] {
+  const revoke = (Key: Key): Step<ApiKeyRefusal> => ({
+    item: { Update: { Key, ...updateExpression({ set: { revoked_at: now } }, cond.exists()) } },
+    refusal: 'gone',
+  })
+  return [revoke(keys.apiKeyRef(tenant, record.id)), revoke(keys.apiKeyByHash(record.hash))]
 }
 
 /** Revokes both the lookup item and the tenant's listing item together; undefined when absent. */
@@ -76,18 +128,10 @@ export async function revokeApiKey(
   if (!ref) return undefined
   const record = toRecord(ref)
   if (record.revokedAt) return record
-  const update = {
-    UpdateExpression: 'SET revoked_at = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':now': now },
-  }
   try {
-    await transact([
-      { Update: { Key: keys.apiKeyRef(tenant, id), ...update } },
-      { Update: { Key: keys.apiKeyByHash(record.hash), ...update } },
-    ])
+    await commit(revokeApiKeySteps(tenant, record, now))
   } catch (err) {
-    if (err instanceof TransactionConditionFailed) return undefined
+    if (err instanceof WriteRefused) return undefined
     throw err
   }
   return { ...record, revokedAt: now }

@@ -1,26 +1,66 @@
+/**
+ * Tenants: global items addressed by slug (the Host names it) and an id → slug pointer (workers get
+ * ids). A new tenant is written with its counters, seeded roles and first account in one
+ * transaction, so a sign-up is all or nothing.
+ */
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb'
+import * as v from 'valibot'
 import { config } from '../config.ts'
+import type { Effects } from '../domain/events.ts'
+import { planIds } from '../domain/plans/catalog.ts'
+import { tenantKinds, tenantStatuses, type Tenant, type TenantStatus } from '../domain/tenants/tenant.ts'
 import type { PlanId } from '../domain/errors.ts'
-import type { Tenant, TenantContext, TenantKind, TenantStatus } from '../domain/tenants/tenant.ts'
-import { getItem, transact, TransactionConditionFailed, updateItem, type Item } from './db.ts'
-import { keys } from './keys.ts'
+import { userCounterTotals } from '../domain/users/user-counters.ts'
+import type { SeededRole, User } from '../domain/users/user.ts'
+import { countersPutParams } from './counters.ts'
+import { getItem, isConditionalCheckFailed, updateItem, type Item } from './db.ts'
+import { decodeItem, nullable, withDefault } from './decode.ts'
+import { cond, conditionExpression, updateExpression } from './expression.ts'
+import { keys, type Key } from './keys.ts'
+import { effectSteps } from './outbox-items.ts'
+import { commit, type Step } from './transaction.ts'
+import { newUserItems } from './users-store.ts'
 
+export type TenantRefusal = 'slug_taken'
+
+const TenantItem = v.object({
+  id: v.string(),
+  slug: v.string(),
+  name: v.string(),
+  plan: v.picklist(planIds),
+  kind: v.picklist(tenantKinds),
+  status: v.picklist(tenantStatuses),
+  skills_planning: withDefault(v.boolean(), false),
+  monthly_api_cap: nullable(v.number()),
+  created_at: v.string(),
+  updated_at: v.string(),
+})
+
+const TenantPointer = v.object({ slug: v.string() })
+
+/** @throws MalformedItem when the item is not a tenant */
 function toTenant(item: Item): Tenant {
+  const t = decodeItem('tenant', TenantItem, item)
   return {
-    id: item.id as string,
-    slug: item.slug as string,
-    name: item.name as string,
-    plan: item.plan as PlanId,
-    kind: item.kind as TenantKind,
-    status: item.status as TenantStatus,
-    skillsPlanning: item.skills_planning === true,
-    monthlyApiCap: (item.monthly_api_cap as number | null | undefined) ?? null,
-    createdAt: item.created_at as string,
-    updatedAt: item.updated_at as string,
+    id: t.id,
+    slug: t.slug,
+    name: t.name,
+    plan: t.plan,
+    kind: t.kind,
+    status: t.status,
+    skillsPlanning: t.skills_planning,
+    monthlyApiCap: t.monthly_api_cap,
+    createdAt: t.created_at,
+    updatedAt: t.updated_at,
   }
 }
 
+export function tenantGetParams(slug: string): { Key: Key } {
+  return { Key: keys.tenantBySlug(slug) }
+}
+
 export async function getTenantBySlug(slug: string): Promise<Tenant | undefined> {
-  const item = await getItem(keys.tenantBySlug(slug))
+  const item = await getItem(tenantGetParams(slug).Key)
   return item ? toTenant(item) : undefined
 }
 
@@ -35,54 +75,77 @@ export async function getTenantById(id: string): Promise<Tenant | undefined> {
   const hit = byId.get(id)
   if (hit && hit.until > now) return hit.tenant
   const pointer = await getItem(keys.tenantIdToSlug(id))
-  const tenant = pointer ? await getTenantBySlug(pointer.slug as string) : undefined
+  const tenant = pointer
+    ? await getTenantBySlug(decodeItem('tenant pointer', TenantPointer, pointer).slug)
+    : undefined
   if (tenant && config.tenantCacheMs > 0) byId.set(id, { tenant, until: now + config.tenantCacheMs })
   return tenant
 }
 
-export class SlugTakenError extends Error {}
+/** A new tenant, the roles every tenant starts with, its first account (sign-up) and what it causes. */
+export interface NewTenant {
+  readonly tenant: Tenant
+  readonly seededRoles: readonly SeededRole[]
+  readonly owner?: User
+  readonly effects?: Effects
+}
 
-/** Creates the tenant, its id → slug pointer, its counters and seeded records, all or nothing. */
-/** The tenant with its seed items; `counters` start the counters item (a first user's share). */
-export async function insertTenant(
-  tenant: Tenant,
-  seeds: Item[],
-  counters: Record<string, number> = {},
-): Promise<void> {
-  const ctx: TenantContext = { id: tenant.id, plan: tenant.plan }
-  try {
-    await transact([
-      {
-        Put: {
-          Item: {
-            ...keys.tenantBySlug(tenant.slug),
-            type: 'tenant',
-            id: tenant.id,
-            slug: tenant.slug,
-            name: tenant.name,
-            plan: tenant.plan,
-            kind: tenant.kind,
-            status: tenant.status,
-            skills_planning: tenant.skillsPlanning,
-            monthly_api_cap: tenant.monthlyApiCap,
-            created_at: tenant.createdAt,
-            updated_at: tenant.updatedAt,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      { Put: { Item: { ...keys.tenantIdToSlug(tenant.id), slug: tenant.slug } } },
-      {
-        Put: {
-          Item: { ...keys.counters(ctx), users_total: 0, users_active: 0, ...counters },
-        },
-      },
-      ...seeds.map((item) => ({ Put: { Item: item } })),
-    ])
-  } catch (err) {
-    if (err instanceof TransactionConditionFailed && err.failedAt(0)) throw new SlugTakenError()
-    throw err
+function tenantItem(tenant: Tenant): Item {
+  return {
+    ...keys.tenantBySlug(tenant.slug),
+    type: 'tenant',
+    id: tenant.id,
+    slug: tenant.slug,
+    name: tenant.name,
+    plan: tenant.plan,
+    kind: tenant.kind,
+    status: tenant.status,
+    skills_planning: tenant.skillsPlanning,
+    monthly_api_cap: tenant.monthlyApiCap,
+    created_at: tenant.createdAt,
+    updated_at: tenant.updatedAt,
   }
+}
+
+function seededRoleItem(tenant: Tenant, role: SeededRole): Item {
+  return {
+    ...keys.customRole(tenant, role.id),
+    type: 'custom_role',
+    id: role.id,
+    name: role.name,
+    permissions: [...role.permissions],
+    seeded: true,
+  }
+}
+
+/**
+ * The tenant (refused as `slug_taken` when its slug is), its id pointer, its counters (the owner's
+ * share included), its seeded roles, its owner and the effects.
+ */
+export function insertTenantSteps({
+  tenant,
+  seededRoles,
+  owner,
+  effects = {},
+}: NewTenant): Step<TenantRefusal>[] {
+  const put = (Item: Item): Step<never> => ({ item: { Put: { Item } } })
+  const counters = { users_total: 0, users_active: 0, ...userCounterTotals(owner ? [owner] : []) }
+  return [
+    {
+      item: { Put: { Item: tenantItem(tenant), ...conditionExpression(cond.notExists()) } },
+      refusal: 'slug_taken',
+    },
+    put({ ...keys.tenantIdToSlug(tenant.id), slug: tenant.slug }),
+    { item: { Put: countersPutParams(tenant, counters) } },
+    ...seededRoles.map((role) => put(seededRoleItem(tenant, role))),
+    ...(owner ? newUserItems(tenant, owner).map(put) : []),
+    ...effectSteps(tenant, effects),
+  ]
+}
+
+/** @throws WriteRefused naming `slug_taken` */
+export async function insertTenant(change: NewTenant): Promise<void> {
+  await commit(insertTenantSteps(change))
 }
 
 export interface TenantChanges {
@@ -93,39 +156,40 @@ export interface TenantChanges {
   name?: string
 }
 
+const changeAttributes: readonly [keyof TenantChanges, string][] = [
+  ['plan', 'plan'],
+  ['status', 'status'],
+  ['skillsPlanning', 'skills_planning'],
+  ['monthlyApiCap', 'monthly_api_cap'],
+  ['name', 'name'],
+]
+
+/** The fields given (undefined ones stay) of an existing tenant, returning the tenant as it is now. */
+export function updateTenantParams(
+  slug: string,
+  changes: TenantChanges,
+  now: string,
+): Omit<UpdateCommandInput, 'TableName'> {
+  const set: Record<string, unknown> = { updated_at: now }
+  for (const [field, attr] of changeAttributes) if (changes[field] !== undefined) set[attr] = changes[field]
+  return {
+    Key: keys.tenantBySlug(slug),
+    ...updateExpression({ set }, cond.exists()),
+    ReturnValues: 'ALL_NEW',
+  }
+}
+
+/** @returns the tenant as changed; undefined when there is no such tenant */
 export async function updateTenant(
   slug: string,
   changes: TenantChanges,
   now: string,
 ): Promise<Tenant | undefined> {
-  const sets: string[] = ['updated_at = :now']
-  const names: Record<string, string> = {}
-  const values: Record<string, unknown> = { ':now': now }
-  const fields: [keyof TenantChanges, string][] = [
-    ['plan', 'plan'],
-    ['status', 'status'],
-    ['skillsPlanning', 'skills_planning'],
-    ['monthlyApiCap', 'monthly_api_cap'],
-    ['name', 'name'],
-  ]
-  for (const [field, attr] of fields) {
-    if (changes[field] === undefined) continue
-    names[`#${field}`] = attr
-    sets.push(`#${field} = :${field}`)
-    values[`:${field}`] = changes[field]
-  }
   try {
-    const item = await updateItem({
-      Key: keys.tenantBySlug(slug),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: values,
-      ReturnValues: 'ALL_NEW',
-    })
+    const item = await updateItem(updateTenantParams(slug, changes, now))
     return item ? toTenant(item) : undefined
   } catch (err) {
-    if (err instanceof Error && err.name === 'ConditionalCheckFailedException') return undefined
+    if (isConditionalCheckFailed(err)) return undefined
     throw err
   }
 }

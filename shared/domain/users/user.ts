@@ -30,6 +30,13 @@ export type UserType = (typeof userTypes)[number]
 export const locales = ['en', 'fr-CA'] as const
 export type Locale = (typeof locales)[number]
 
+/** A custom role every tenant starts with. */
+export interface SeededRole {
+  readonly id: string
+  readonly name: string
+  readonly permissions: readonly string[]
+}
+
 /** Seeded in every tenant; granted to users written with the retired `author` role. */
 export const CONTENT_AUTHOR_ROLE = {
   id: 'content-author',
@@ -43,6 +50,9 @@ export const CONTENT_AUTHOR_ROLE = {
     'scorm.manage',
   ],
 } as const
+
+/** The roles a new tenant is created with. */
+export const SEEDED_ROLES: readonly SeededRole[] = [CONTENT_AUTHOR_ROLE]
 
 export interface User {
   readonly id: string

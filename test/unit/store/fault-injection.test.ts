@@ -149,6 +149,8 @@ describe('Fault injection: the handler answers in the envelope, never with a sta
     scopes: ['read'],
     expires_at: null,
     revoked_at: null,
+    // Every stored key has it; the key's decoder requires it.
+    created_at: '2026-01-01T00:00:00.000Z',
   }
   const event = {
     version: '2.0',

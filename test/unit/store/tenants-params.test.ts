@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import type { Tenant } from '../../../shared/domain/tenants/tenant.ts'
+import { SEEDED_ROLES, type User } from '../../../shared/domain/users/user.ts'
+import {
+  insertTenantSteps,
+  tenantGetParams,
+  updateTenantParams,
+} from '../../../shared/store/tenants-store.ts'
+import { readable } from '../../helpers/readable-expression.ts'
+
+const at = '2026-03-01T10:00:00.000Z'
+const tenant: Tenant = {
+  id: 't1',
+  slug: 'acme',
+  name: 'Acme',
+  plan: 'free',
+  kind: 'customer',
+  status: 'active',
+  skillsPlanning: false,
+  monthlyApiCap: null,
+  createdAt: at,
+  updatedAt: at,
+}
+const owner: User = {
+  id: 'u1',
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  role: 'owner',
+  customRoleIds: [],
+  isActive: true,
+  userType: 'internal',
+  externalId: null,
+  customFields: {},
+  locale: 'en',
+  groupIds: [],
+  lastLoginAt: null,
+  createdAt: at,
+  updatedAt: at,
+}
+
+describe('Function: insertTenantSteps', () => {
+  it('claims the slug, points the id at it, starts the counters and seeds the roles', () => {
+    // Act
+    const steps = insertTenantSteps({ tenant, seededRoles: SEEDED_ROLES })
+
+    // Assess
+    expect(steps.map((s) => s.refusal)).toEqual(['slug_taken', undefined, undefined, undefined])
+    const [claim, pointer, counters, role] = steps.map((s) => s.item.Put)
+    expect(claim?.Item).toMatchObject({ pk: 'TENANT#acme', sk: 'TENANT', id: 't1', plan: 'free' })
+    expect(readable('ConditionExpression', claim)).toBe('attribute_not_exists(pk)')
+    expect(pointer).toEqual({ Item: { pk: 'TENANTID#t1', sk: 'TENANT', slug: 'acme' } })
+    expect(counters).toEqual({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: 0, users_active: 0 } })
+    expect(role?.Item).toMatchObject({ pk: 'T#t1', sk: 'CROLE#content-author', seeded: true })
+    expect(steps.slice(1).every((s) => s.item.Put?.ConditionExpression === undefined)).toBe(true)
+  })
+
+  it('writes the owner and its e-mail guard with the tenant, counted in the first counters', () => {
+    // Act
+    const steps = insertTenantSteps({ tenant, seededRoles: [], owner })
+
+    // Assess
+    expect(steps.map((s) => s.item.Put?.Item?.sk)).toEqual([
+      'TENANT',
+      'TENANT',
+      'COUNTERS',
+      'USER#u1',
+      'EMAIL#ada@example.com',
+    ])
+    expect(steps[2]?.item.Put?.Item).toMatchObject({
+      users_total: 1,
+      users_active: 1,
+      role_owner: 1,
+      active_role_owner: 1,
+    })
+  })
+})
+
+describe('Functions: tenant reads and changes', () => {
+  it('reads the tenant by its slug', () => {
+    expect(tenantGetParams('acme')).toEqual({ Key: { pk: 'TENANT#acme', sk: 'TENANT' } })
+  })
+
+  it('sets the fields given and updated_at on an existing tenant, returning it as it is now', () => {
+    // Act
+    const params = updateTenantParams('acme', { plan: 'growth', monthlyApiCap: null, name: undefined }, at)
+
+    // Assess
+    expect(params.Key).toEqual({ pk: 'TENANT#acme', sk: 'TENANT' })
+    expect(readable('UpdateExpression', params)).toBe(
+      `SET updated_at = "${at}", plan = "growth", monthly_api_cap = null`,
+    )
+    expect(readable('ConditionExpression', params)).toBe('attribute_exists(pk)')
+    expect(params.ReturnValues).toBe('ALL_NEW')
+  })
+})
