@@ -12,7 +12,7 @@ import { hashKey, isWellFormedKey } from '../domain/api-keys/key-format.ts'
 import { TenantInactiveError, UnauthenticatedError } from '../domain/errors.ts'
 import { tenantServes } from '../domain/tenants/tenant.ts'
 import { getApiKeyByHash } from '../store/api-keys-store.ts'
-import type { MiddyRequest } from './context.ts'
+import { established, type MiddyRequest } from './context.ts'
 import { countFailedAuthentication } from './ip-rate-limit.ts'
 
 /** RFC 9110: the auth scheme is case-insensitive. */
@@ -26,7 +26,7 @@ export function apiKeyAuth() {
   return {
     before: async function apiKeyAuthBefore(request: MiddyRequest): Promise<void> {
       const state = request.context.lms
-      if (!state.route || state.route.scope === null || !state.tenant) return
+      const tenant = established(state.tenant, 'The tenant')
       const key = bearerToken(request.event.headers?.authorization)
       if (!key || !isWellFormedKey(key)) throw new UnauthenticatedError()
       const hash = hashKey(key)
@@ -37,14 +37,14 @@ export function apiKeyAuth() {
         !timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex')) ||
         record.revokedAt !== null ||
         (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) ||
-        record.tenantId !== state.tenant.id ||
+        record.tenantId !== tenant.id ||
         // A live key never opens a sandbox, nor a test key a production tenant.
-        record.env !== keyEnvOf(state.tenant.kind)
+        record.env !== keyEnvOf(tenant.kind)
       ) {
         await countFailedAuthentication(request.event.requestContext.http.sourceIp, now)
         throw new UnauthenticatedError()
       }
-      if (!tenantServes(state.tenant.status)) throw new TenantInactiveError(state.tenant.status)
+      if (!tenantServes(tenant.status)) throw new TenantInactiveError(tenant.status)
       state.keyId = record.id
       state.actor = { scopes: new Set(record.scopes) }
     },

@@ -25,3 +25,12 @@ export interface LmsContext extends Context {
 }
 
 export type MiddyRequest = Request<HttpEvent, HttpResult, Error, LmsContext>
+
+/**
+ * What an earlier middleware of the same stack must have set: missing, the stack is wired wrong
+ * (a bug, answered 500), never a request to let through.
+ */
+export function established<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is not established: check the order of the stack`)
+  return value
+}

@@ -10,7 +10,7 @@
  */
 import { pseudonym } from '../crypto/secret-box.ts'
 import { RateLimitedError } from '../domain/errors.ts'
-import { failedAuthPerIp, routeKey } from '../routes.ts'
+import { failedAuthPerIp, routeKey, type RouteDef } from '../routes.ts'
 import { consumeFailedAuthWindow, consumeIpWindow } from '../store/rate-limits-store.ts'
 import type { MiddyRequest } from './context.ts'
 
@@ -66,20 +66,27 @@ export async function countFailedAuthentication(ip: string, nowMs = Date.now()):
   }
 }
 
-export function ipRateLimit() {
+/** Keyed routes: an address this container knows to be over its failed-authentication limit is refused first. */
+export function refuseAddressOverFailedAuthLimit() {
   return {
-    before: async function ipRateLimitBefore(request: MiddyRequest): Promise<void> {
+    before: function refuseAddressBefore(request: MiddyRequest): void {
+      refuseKnownAddress(request.event.requestContext.http.sourceIp, Date.now())
+    },
+  }
+}
+
+/** A keyless route open to abuse (route table `perIp`): its fixed window per client address. */
+export function addressLimit(route: RouteDef, limit: NonNullable<RouteDef['perIp']>) {
+  const key = routeKey(route)
+  return {
+    before: async function addressLimitBefore(request: MiddyRequest): Promise<void> {
       const state = request.context.lms
-      if (!state.route) return
       // API Gateway's own view of the connection: a client cannot choose it (X-Forwarded-For is never read).
       const ip = request.event.requestContext.http.sourceIp
       const nowMs = Date.now()
-      if (state.route.scope !== null) return refuseKnownAddress(ip, nowMs)
-      const limit = state.route.perIp
-      if (!limit) return
       const { start, reset } = fixedWindow(nowMs, limit.windowSeconds)
       const count = await consumeIpWindow(
-        routeKey(state.route),
+        key,
         await pseudonym(ip),
         start,
         limit.limit,

@@ -9,7 +9,7 @@ import { NotFoundError } from '../domain/errors.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
 import { parseOrThrow } from '../domain/validation.ts'
 import { routeByKey, type RouteDef } from '../routes.ts'
-import type { HttpEvent, HttpResult, LmsContext } from './context.ts'
+import { established, type HttpEvent, type HttpResult, type LmsContext } from './context.ts'
 
 export interface PublicInput {
   readonly event: HttpEvent
@@ -44,7 +44,7 @@ const publicInput = (event: HttpEvent): PublicInput => ({
   body: event.body,
 })
 
-/** A key-authenticated route. */
+/** A key-authenticated route: served on the keyed stack (stack.ts), which establishes its tenant and key. */
 export function route(key: string, run: (input: AuthedInput) => Promise<HttpResult>): RouteHandler {
   const def = defOf(key)
   if (def.scope === null) throw new Error(`Route ${key} is public: declare it with publicRoute`)
@@ -52,13 +52,20 @@ export function route(key: string, run: (input: AuthedInput) => Promise<HttpResu
     def,
     handle: (event, context) => {
       const { tenant, actor, keyId } = context.lms
-      if (!tenant || !actor || !keyId) throw new Error('Authenticated route reached without tenant and key')
-      return run({ ...publicInput(event), tenant, actor, keyId })
+      return run({
+        ...publicInput(event),
+        tenant: established(tenant, 'The tenant'),
+        actor: established(actor, 'The key holder'),
+        keyId: established(keyId, 'The API key'),
+      })
     },
   }
 }
 
-/** A route without an API key (plans catalog, and later LTI and billing with their own schemes). */
+/**
+ * A route without an API key (plans catalog, sign-up, and later LTI and billing with their own
+ * schemes): served on the public stack (stack.ts).
+ */
 export function publicRoute(key: string, run: (input: PublicInput) => Promise<HttpResult>): RouteHandler {
   const def = defOf(key)
   if (def.scope !== null) throw new Error(`Route ${key} needs a key: declare it with route`)

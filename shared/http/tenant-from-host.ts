@@ -39,9 +39,7 @@ export async function resolveTenant(event: HttpEvent): Promise<Tenant> {
 export function tenantFromHost() {
   return {
     before: async function tenantFromHostBefore(request: MiddyRequest): Promise<void> {
-      const state = request.context.lms
-      if (!state.route || state.route.scope === null) return
-      state.tenant = await resolveTenant(request.event)
+      request.context.lms.tenant = await resolveTenant(request.event)
     },
   }
 }

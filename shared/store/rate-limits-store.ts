@@ -4,15 +4,49 @@
  * would pass the limit fails its condition, so no read-then-write race can ever admit it, however
  * many requests arrive at once.
  */
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb'
+import * as v from 'valibot'
+import type { Effects } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import {
-  isConditionalCheckFailed,
-  transact,
-  TransactionConditionFailed,
-  updateItem,
-  type TransactItem,
-} from './db.ts'
+import { isConditionalCheckFailed, updateItem, type Item } from './db.ts'
+import { decodeItem } from './decode.ts'
+import { cond, conditionExpression, updateExpression } from './expression.ts'
 import { keys, TTL_ATTRIBUTE, type Key } from './keys.ts'
+import { effectSteps } from './outbox-items.ts'
+import { WriteRefused } from './store-errors.ts'
+import { commit, type Step } from './transaction.ts'
+
+type UpdateParams = Omit<UpdateCommandInput, 'TableName'>
+
+/** What a counted write returns: the count including this request. */
+const Counted = v.object({ count: v.number() })
+
+/** Not a route key (those read `METHOD /path`), so the failures window never meets a route's. */
+const FAILED_AUTH = 'failed-authentication'
+
+/**
+ * One more in a fixed window unless it already holds `limit`. Every request of a window carries the
+ * same expiry (the window's end plus its length), so setting it again changes nothing.
+ */
+export function windowParams(key: Key, limit: number, expiresAtEpoch: number): UpdateParams {
+  const notFull = cond.or(cond.notExists('count'), cond.lt('count', limit))
+  return {
+    Key: key,
+    ...updateExpression({ add: { count: 1 }, set: { [TTL_ATTRIBUTE]: expiresAtEpoch } }, notFull),
+    ReturnValues: 'UPDATED_NEW',
+  }
+}
+
+/** @returns the count including this request, or undefined when the condition refused it */
+async function countedUnlessFull(params: UpdateParams): Promise<number | undefined> {
+  try {
+    const out: Item = (await updateItem(params)) ?? {}
+    return decodeItem('rate window', Counted, { pk: params.Key?.pk, sk: params.Key?.sk, ...out }).count
+  } catch (err) {
+    if (isConditionalCheckFailed(err)) return undefined
+    throw err
+  }
+}
 
 /** @returns the count including this request, or undefined when the window is full. */
 export function consumeMinuteWindow(
@@ -21,7 +55,7 @@ export function consumeMinuteWindow(
   limit: number,
   expiresAtEpoch: number,
 ): Promise<number | undefined> {
-  return consumeWindow(keys.rateWindow(keyId, windowStart), limit, expiresAtEpoch)
+  return countedUnlessFull(windowParams(keys.rateWindow(keyId, windowStart), limit, expiresAtEpoch))
 }
 
 /** The same fixed window, per client address on a keyless route. */
@@ -32,11 +66,8 @@ export function consumeIpWindow(
   limit: number,
   expiresAtEpoch: number,
 ): Promise<number | undefined> {
-  return consumeWindow(keys.ipWindow(route, ipHash, windowStart), limit, expiresAtEpoch)
+  return countedUnlessFull(windowParams(keys.ipWindow(route, ipHash, windowStart), limit, expiresAtEpoch))
 }
-
-/** Not a route key (those read `METHOD /path`), so the failures window never meets a route's. */
-const FAILED_AUTH = 'failed-authentication'
 
 /**
  * One failed authentication from a client address, over every keyed route: counted only after a
@@ -48,23 +79,18 @@ export function consumeFailedAuthWindow(
   limit: number,
   expiresAtEpoch: number,
 ): Promise<number | undefined> {
-  return consumeWindow(keys.ipWindow(FAILED_AUTH, ipHash, windowStart), limit, expiresAtEpoch)
+  return countedUnlessFull(
+    windowParams(keys.ipWindow(FAILED_AUTH, ipHash, windowStart), limit, expiresAtEpoch),
+  )
 }
 
-async function consumeWindow(key: Key, limit: number, expiresAtEpoch: number): Promise<number | undefined> {
-  try {
-    const out = await updateItem({
-      Key: key,
-      UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-      ExpressionAttributeNames: { '#count': 'count', '#ttl': TTL_ATTRIBUTE },
-      ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':ttl': expiresAtEpoch },
-      ReturnValues: 'UPDATED_NEW',
-    })
-    return out?.count as number
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return undefined
-    throw err
+/** One more request in the tenant's month, under `cap` when there is one. */
+export function monthlyUsageParams(tenant: TenantContext, month: string, cap: number | null): UpdateParams {
+  const underCap = cap === null ? undefined : cond.or(cond.notExists('count'), cond.lt('count', cap))
+  return {
+    Key: keys.monthlyUsage(tenant, month),
+    ...updateExpression({ add: { count: 1 } }, underCap),
+    ReturnValues: 'UPDATED_NEW',
   }
 }
 
@@ -74,45 +100,45 @@ export async function consumeMonthlyUsage(
   month: string,
   cap: number | null,
 ): Promise<number | undefined> {
-  // A cap of 0 admits nothing; the condition below would let the month's first request through.
+  // A cap of 0 admits nothing; the condition would let the month's first request through.
   if (cap !== null && cap <= 0) return undefined
-  try {
-    const out = await updateItem({
-      Key: keys.monthlyUsage(tenant, month),
-      UpdateExpression: 'ADD #count :one',
-      ...(cap === null ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :cap' }),
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: cap === null ? { ':one': 1 } : { ':one': 1, ':cap': cap },
-      ReturnValues: 'UPDATED_NEW',
-    })
-    return out?.count as number
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return undefined
-    throw err
+  return countedUnlessFull(monthlyUsageParams(tenant, month, cap))
+}
+
+export type UsageAlertRefusal = 'already_alerted'
+
+/** A month and threshold's marker (refused when already written) and the alert it guards. */
+export function usageAlertSteps(
+  tenant: TenantContext,
+  threshold: { readonly month: string; readonly percent: number },
+  effects: Effects,
+): Step<UsageAlertRefusal>[] {
+  const marker = {
+    ...keys.usageAlert(tenant, threshold.month, threshold.percent),
+    type: 'usage_alert_marker',
   }
+  return [
+    {
+      item: { Put: { Item: marker, ...conditionExpression(cond.notExists()) } },
+      refusal: 'already_alerted',
+    },
+    ...effectSteps(tenant, effects),
+  ]
 }
 
 /**
- * Records a usage alert notification once per month and threshold: the marker's condition makes a
- * second write (a retried request, a concurrent one) a no-op.
+ * Records a usage alert once per month and threshold: the marker's condition makes a second write
+ * (a retried request, a concurrent one) a no-op.
  */
 export async function recordUsageAlert(
   tenant: TenantContext,
-  month: string,
-  percent: number,
-  notification: TransactItem,
+  threshold: { readonly month: string; readonly percent: number },
+  effects: Effects,
 ): Promise<void> {
   try {
-    await transact([
-      {
-        Put: {
-          Item: { ...keys.usageAlert(tenant, month, percent), type: 'usage_alert_marker' },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      notification,
-    ])
+    await commit(usageAlertSteps(tenant, threshold, effects))
   } catch (err) {
-    if (!(err instanceof TransactionConditionFailed)) throw err
+    if (!(err instanceof WriteRefused && (err as WriteRefused<UsageAlertRefusal>).has('already_alerted')))
+      throw err
   }
 }
