@@ -38,7 +38,8 @@ export function newEvent(event: EventType, data: Record<string, unknown>, now: s
   return { id: randomUUID(), event, createdAt: now, data }
 }
 
-export type NotificationTemplate = 'enrollment_confirmation' | 'usage_alert'
+export const notificationTemplates = ['enrollment_confirmation', 'usage_alert'] as const
+export type NotificationTemplate = (typeof notificationTemplates)[number]
 
 /**
  * A message to a person, recorded with the change that causes it: the enrollment confirmation is

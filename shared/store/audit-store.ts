@@ -1,7 +1,11 @@
 /** The tenant's audit log: who did what to settings (never content). */
 import { randomUUID } from 'node:crypto'
+import type { PutCommandInput, QueryCommandInput } from '@aws-sdk/lib-dynamodb'
+import * as v from 'valibot'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { putItem, queryAll } from './db.ts'
+import { decodeItem } from './decode.ts'
+import { cond, queryExpression } from './expression.ts'
 import { keys } from './keys.ts'
 
 export interface AuditRecord {
@@ -11,28 +15,45 @@ export interface AuditRecord {
   readonly createdAt: string
 }
 
-export async function writeAudit(tenant: TenantContext, record: AuditRecord): Promise<void> {
-  await putItem({
+const AuditItem = v.object({
+  action: v.string(),
+  actor: v.string(),
+  details: v.record(v.string(), v.unknown()),
+  created_at: v.string(),
+})
+
+/** A record in time order in the tenant partition; `id` keeps records of the same instant apart. */
+export function auditPutParams(
+  tenant: TenantContext,
+  record: AuditRecord,
+  id: string = randomUUID(),
+): Omit<PutCommandInput, 'TableName'> {
+  return {
     Item: {
-      ...keys.auditRecord(tenant, record.createdAt, randomUUID()),
+      ...keys.auditRecord(tenant, record.createdAt, id),
       type: 'audit',
       action: record.action,
       actor: record.actor,
       details: record.details,
       created_at: record.createdAt,
     },
+  }
+}
+
+export async function writeAudit(tenant: TenantContext, record: AuditRecord): Promise<void> {
+  await putItem(auditPutParams(tenant, record))
+}
+
+export function auditQueryParams(tenant: TenantContext): Omit<QueryCommandInput, 'TableName'> {
+  return queryExpression({
+    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.auditPrefix)),
   })
 }
 
+/** Oldest first. */
 export async function listAudit(tenant: TenantContext): Promise<AuditRecord[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.auditPrefix },
+  return (await queryAll(auditQueryParams(tenant))).map((item) => {
+    const a = decodeItem('audit record', AuditItem, item)
+    return { action: a.action, actor: a.actor, details: a.details, createdAt: a.created_at }
   })
-  return items.map((i) => ({
-    action: i.action as string,
-    actor: i.actor as string,
-    details: i.details as Record<string, unknown>,
-    createdAt: i.created_at as string,
-  }))
 }

@@ -1,12 +1,26 @@
 /** Contact requests: the product's own partition (no tenant), kept 180 days. */
+import type { PutCommandInput, QueryCommandInput } from '@aws-sdk/lib-dynamodb'
+import * as v from 'valibot'
 import type { ContactRequest } from '../domain/contact.ts'
-import { putItem, queryUpTo, type Item } from './db.ts'
+import { putItem, queryUpTo } from './db.ts'
+import { decodeItem, nullable } from './decode.ts'
+import { cond, queryExpression } from './expression.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
 
 const RETENTION_SECONDS = 180 * 86_400
 
-export async function insertContactRequest(r: ContactRequest): Promise<void> {
-  await putItem({
+const ContactItem = v.object({
+  id: v.string(),
+  name: v.string(),
+  email: v.string(),
+  company: nullable(v.string()),
+  subject: nullable(v.string()),
+  message: v.string(),
+  received_at: v.string(),
+})
+
+export function contactPutParams(r: ContactRequest): Omit<PutCommandInput, 'TableName'> {
+  return {
     Item: {
       ...keys.contactRequest(r.receivedAt, r.id),
       type: 'contact_request',
@@ -19,28 +33,30 @@ export async function insertContactRequest(r: ContactRequest): Promise<void> {
       received_at: r.receivedAt,
       [TTL_ATTRIBUTE]: Math.floor(Date.parse(r.receivedAt) / 1000) + RETENTION_SECONDS,
     },
-  })
+  }
 }
 
-const toRequest = (item: Item): ContactRequest => ({
-  id: item.id as string,
-  name: item.name as string,
-  email: item.email as string,
-  company: (item.company as string | null | undefined) ?? null,
-  subject: (item.subject as string | null | undefined) ?? null,
-  message: item.message as string,
-  receivedAt: item.received_at as string,
-})
+export async function insertContactRequest(r: ContactRequest): Promise<void> {
+  await putItem(contactPutParams(r))
+}
+
+/** Newest first. */
+export function contactQueryParams(): Omit<QueryCommandInput, 'TableName'> {
+  return { ...queryExpression({ key: cond.eq('pk', keys.contactPartition) }), ScanIndexForward: false }
+}
 
 /** Newest first, up to `limit`. */
 export async function listContactRequests(limit: number): Promise<ContactRequest[]> {
-  const items = await queryUpTo(
-    {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.contactPartition },
-      ScanIndexForward: false,
-    },
-    limit,
-  )
-  return items.map(toRequest)
+  return (await queryUpTo(contactQueryParams(), limit)).map((item) => {
+    const c = decodeItem('contact request', ContactItem, item)
+    return {
+      id: c.id,
+      name: c.name,
+      email: c.email,
+      company: c.company,
+      subject: c.subject,
+      message: c.message,
+      receivedAt: c.received_at,
+    }
+  })
 }

@@ -1,55 +1,58 @@
 /** Reading the outbox: the relay (and tests) see what a change wrote next to it. */
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import * as v from 'valibot'
+import { eventTypes, notificationTemplates, type DomainEvent, type Notification } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { eventTypes, type DomainEvent, type EventType, type Notification } from '../domain/events.ts'
-import { outboxPut } from './outbox-items.ts'
-import {
-  conditionally,
-  getItem,
-  putItem,
-  queryUpTo,
-  queryAll,
-  transact,
-  updateItem,
-  type Item,
-} from './db.ts'
-import { decodeItem } from './decode.ts'
+import { conditionally, getItem, putItem, queryUpTo, queryAll, updateItem, type Item } from './db.ts'
+import { decodeItem, nullable } from './decode.ts'
 import { cond, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys } from './keys.ts'
+import { effectSteps } from './outbox-items.ts'
 import { MalformedItem } from './store-errors.ts'
+import { commit } from './transaction.ts'
 
-function outboxItems(tenant: TenantContext) {
-  return queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenant), ':sk': keys.outboxPrefix },
+const NotificationItem = v.object({
+  type: v.literal('notification'),
+  notification_id: v.string(),
+  template: v.picklist(notificationTemplates),
+  user_id: nullable(v.string()),
+  created_at: v.string(),
+  data: v.record(v.string(), v.unknown()),
+})
+
+/** A tenant's outbox items (events and notifications), oldest first. */
+export function outboxQueryParams(tenant: TenantContext): Omit<QueryCommandInput, 'TableName'> {
+  return {
+    ...queryExpression({
+      key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.outboxPrefix)),
+    }),
     ConsistentRead: true,
-  })
+  }
 }
+
+const outboxItems = (tenant: TenantContext) => queryAll(outboxQueryParams(tenant))
 
 /** An event that is the whole change (nothing else to write with it). */
 export async function appendEvent(tenant: TenantContext, e: DomainEvent): Promise<void> {
-  await transact([outboxPut(tenant, e)])
+  await commit(effectSteps(tenant, { events: [e] }))
 }
 
 export async function listOutboxEvents(tenant: TenantContext): Promise<DomainEvent[]> {
-  const items = (await outboxItems(tenant)).filter((i) => i.type === 'event')
-  return items.map((i) => ({
-    id: i.event_id as string,
-    event: i.event as EventType,
-    createdAt: i.created_at as string,
-    data: i.data as Record<string, unknown>,
-  }))
+  return (await outboxItems(tenant)).filter((i) => i.type === 'event').map((i) => toPendingEvent(i).event)
 }
 
 export async function listOutboxNotifications(tenant: TenantContext): Promise<Notification[]> {
   const items = (await outboxItems(tenant)).filter((i) => i.type === 'notification')
-  return items.map((i) => ({
-    id: i.notification_id as string,
-    template: i.template as Notification['template'],
-    userId: (i.user_id as string | null | undefined) ?? null,
-    createdAt: i.created_at as string,
-    data: i.data as Record<string, unknown>,
-  }))
+  return items.map((item) => {
+    const n = decodeItem('outbox_notification', NotificationItem, item)
+    return {
+      id: n.notification_id,
+      template: n.template,
+      userId: n.user_id,
+      createdAt: n.created_at,
+      data: n.data,
+    }
+  })
 }
 
 export interface PendingEvent {
@@ -61,6 +64,7 @@ export interface PendingEvent {
 
 /** An outbox event item as the relay reads it (shared/store/outbox-items.ts writes it). */
 export const OutboxEventItem = v.object({
+  type: v.literal('event'),
   tenant_id: v.string(),
   event_id: v.string(),
   event: v.picklist(eventTypes),
