@@ -22,7 +22,7 @@ import {
   revokeApiKey as revokeStoredKey,
   type ApiKeyRecord,
 } from '../store/api-keys-store.ts'
-import { WriteRefused } from '../store/store-errors.ts'
+import { isRefused } from '../store/store-errors.ts'
 import {
   getTenantBySlug,
   insertTenant,
@@ -113,7 +113,7 @@ async function insertNewTenant(
   try {
     await insertTenant({ tenant, seededRoles: SEEDED_ROLES, ...(owner ? { owner } : {}) })
   } catch (err) {
-    if (err instanceof WriteRefused && (err as WriteRefused<TenantRefusal>).has('slug_taken'))
+    if (isRefused<TenantRefusal>(err, 'slug_taken'))
       throw new ConflictError('tenant.slug_taken', `A tenant with slug ${slug} exists`)
     throw err
   }

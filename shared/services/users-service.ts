@@ -16,7 +16,7 @@ import type { CreateUserInput, UpdateUserInput } from '../domain/users/user-sche
 import { newEvent, type Effects } from '../domain/events.ts'
 import { changeMemberships, getGroups } from '../store/groups-store.ts'
 import { retryOnConflict } from '../store/optimistic.ts'
-import { WriteRefused } from '../store/store-errors.ts'
+import { isRefused } from '../store/store-errors.ts'
 import { memberUserIds } from './groups-service.ts'
 import {
   getUser as getStoredUser,
@@ -111,8 +111,7 @@ export async function createUser(
  * anything else as it is.
  */
 function refusalError(err: unknown, tenant: TenantContext, precedence: readonly UserRefusal[]): unknown {
-  if (!(err instanceof WriteRefused)) return err
-  const refusal = precedence.find((r) => (err as WriteRefused<UserRefusal>).has(r))
+  const refusal = precedence.find((r) => isRefused<UserRefusal>(err, r))
   if (refusal === 'stale')
     return new ConflictError('user.concurrent_update', 'The user changed meanwhile; retry')
   if (refusal === 'seat_cap') return seatCapError(tenant.plan)

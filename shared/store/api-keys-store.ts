@@ -12,7 +12,7 @@ import { decodeItem, nullable } from './decode.ts'
 import { cond, queryExpression, updateExpression } from './expression.ts'
 import { keys, type Key } from './keys.ts'
 import { commit, type Step } from './transaction.ts'
-import { WriteRefused } from './store-errors.ts'
+import { isRefused } from './store-errors.ts'
 
 export interface ApiKeyRecord {
   readonly id: string
@@ -131,7 +131,7 @@ export async function revokeApiKey(
   try {
     await commit(revokeApiKeySteps(tenant, record, now))
   } catch (err) {
-    if (err instanceof WriteRefused) return undefined
+    if (isRefused<ApiKeyRefusal>(err, 'gone')) return undefined
     throw err
   }
   return { ...record, revokedAt: now }

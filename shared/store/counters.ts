@@ -25,8 +25,11 @@ export async function getCounters(tenant: TenantContext): Promise<CounterValues>
   const { Key } = countersGetParams(tenant)
   const item = await getItem(Key)
   if (!item) return {}
-  const counters = Object.entries(decodeItem('counters', CountersItem, item))
-  return Object.fromEntries(counters.filter(([name]) => name !== 'pk' && name !== 'sk')) as CounterValues
+  const counters: Record<string, number> = {}
+  // The key's two strings are all that is not a counter.
+  for (const [name, value] of Object.entries(decodeItem('counters', CountersItem, item)))
+    if (typeof value === 'number') counters[name] = value
+  return counters
 }
 
 /** A new tenant's counters item, starting at `initial`. */

@@ -13,7 +13,7 @@ import { decodeItem } from './decode.ts'
 import { cond, conditionExpression, updateExpression } from './expression.ts'
 import { keys, TTL_ATTRIBUTE, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
-import { WriteRefused } from './store-errors.ts'
+import { isRefused } from './store-errors.ts'
 import { commit, type Step } from './transaction.ts'
 
 type UpdateParams = Omit<UpdateCommandInput, 'TableName'>
@@ -138,7 +138,6 @@ export async function recordUsageAlert(
   try {
     await commit(usageAlertSteps(tenant, threshold, effects))
   } catch (err) {
-    if (!(err instanceof WriteRefused && (err as WriteRefused<UsageAlertRefusal>).has('already_alerted')))
-      throw err
+    if (!isRefused<UsageAlertRefusal>(err, 'already_alerted')) throw err
   }
 }

@@ -42,6 +42,14 @@ function sameRefusal(a: unknown, b: unknown): boolean {
   return own.length === fields.size && own.every(([k, v]) => fields.has(k) && fields.get(k) === v)
 }
 
+/**
+ * Whether `err` is a write refused for `refusal`. Name the write's refusals as the type argument,
+ * so a misspelt refusal does not compile: `isRefused<TenantRefusal>(err, 'slug_taken')`.
+ */
+export function isRefused<R>(err: unknown, refusal: NoInfer<R>): err is WriteRefused<R> {
+  return err instanceof WriteRefused && err.has(refusal)
+}
+
 /** A stored item does not have the shape its entity needs: a bug or a bad migration, never input. */
 export class MalformedItem extends StoreError {
   readonly reason = 'malformed_item'

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb'
+import { mockClient } from 'aws-sdk-client-mock'
+import { afterAll, describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import { cond } from '../../../shared/store/expression.ts'
 import {
@@ -6,7 +8,9 @@ import {
   countersGetParams,
   countersPutParams,
   countersSetParams,
+  getCounters,
 } from '../../../shared/store/counters.ts'
+import { MalformedItem } from '../../../shared/store/store-errors.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
@@ -37,5 +41,24 @@ describe('Functions: the counters item', () => {
     const params = countersSetParams(tenant, { users_total: 3 })
     expect(params.Key).toEqual({ pk: 'T#t1', sk: 'COUNTERS' })
     expect(readable('UpdateExpression', params)).toBe('SET users_total = 3')
+  })
+})
+
+describe('Function: getCounters', () => {
+  const ddb = mockClient(DynamoDBDocumentClient)
+  afterAll(() => ddb.restore())
+
+  it('reads every counter but the key, none for a tenant without the item, and refuses a counter that is not a number', async () => {
+    // Prepare
+    ddb
+      .on(GetCommand)
+      .resolvesOnce({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: 2, users_active: 1 } })
+      .resolvesOnce({})
+      .resolvesOnce({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: '2' } })
+
+    // Act + Assess
+    expect(await getCounters(tenant)).toEqual({ users_total: 2, users_active: 1 })
+    expect(await getCounters(tenant)).toEqual({})
+    await expect(getCounters(tenant)).rejects.toBeInstanceOf(MalformedItem)
   })
 })

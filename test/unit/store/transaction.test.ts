@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { putItem } from '../../../shared/store/db.ts'
 import { commit, writeOrRefuse } from '../../../shared/store/transaction.ts'
-import { WriteRefused } from '../../../shared/store/store-errors.ts'
+import { isRefused, WriteRefused } from '../../../shared/store/store-errors.ts'
 import { retryOnConflict } from '../../../shared/store/optimistic.ts'
 
 const ddb = mockClient(DynamoDBDocumentClient)
@@ -55,6 +55,16 @@ describe('Function: commit', () => {
     const sent = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? []
     expect(sent.map((i) => i.Put?.Item?.sk)).toEqual(['A', 'B'])
     expect(sent.every((i) => typeof i.Put?.TableName === 'string')).toBe(true)
+  })
+
+  it('is read by name with isRefused', () => {
+    // Prepare
+    const refused: unknown = new WriteRefused(['email_taken'])
+
+    // Act + Assess
+    expect(isRefused<'email_taken' | 'seat_cap'>(refused, 'email_taken')).toBe(true)
+    expect(isRefused<'email_taken' | 'seat_cap'>(refused, 'seat_cap')).toBe(false)
+    expect(isRefused<'email_taken'>(new Error('email_taken'), 'email_taken')).toBe(false)
   })
 
   it('sends nothing for no steps', async () => {
