@@ -1,4 +1,13 @@
-/** Reading built DynamoDB expressions in unit tests of the params builders. */
+/**
+ * Reading built DynamoDB expressions in unit tests of the params builders: placeholders put back
+ * (`#n0` → the name, `:v0` → the value as JSON, a set as `<<a, b>>`), so a test asserts what a
+ * reader of DynamoDB's docs would write instead of placeholder numbering.
+ */
+
+interface Placeheld {
+  readonly ExpressionAttributeNames?: Record<string, string>
+  readonly ExpressionAttributeValues?: Record<string, unknown>
+}
 
 type ExpressionPart =
   | 'UpdateExpression'
@@ -7,20 +16,23 @@ type ExpressionPart =
   | 'FilterExpression'
   | 'ProjectionExpression'
 
-type Expressed = Partial<Record<ExpressionPart, string>> & {
-  readonly ExpressionAttributeNames?: Record<string, string>
-  readonly ExpressionAttributeValues?: Record<string, unknown>
+/** `expression` with the placeholders of `parts` filled in; undefined when there is none. */
+export function rendered(expression: string | undefined, parts: Placeheld): string | undefined {
+  if (expression === undefined) return undefined
+  const names = parts.ExpressionAttributeNames ?? {}
+  const values = parts.ExpressionAttributeValues ?? {}
+  return expression
+    .replace(/#n\d+/g, (n) => names[n] ?? n)
+    .replace(/:v\d+/g, (v) => {
+      const value = values[v]
+      return value instanceof Set ? `<<${[...(value as Set<unknown>)].join(', ')}>>` : JSON.stringify(value)
+    })
 }
 
-/**
- * One expression of a command input or transaction item with its placeholders put back, to read
- * it as a sentence: `#n0 = :v0` reads `updated_at = "2026-…"`.
- */
-export function readable(part: ExpressionPart, item: Expressed | undefined): string {
-  let out = item?.[part] ?? ''
-  for (const [p, name] of Object.entries(item?.ExpressionAttributeNames ?? {}))
-    out = out.replaceAll(new RegExp(`${p}(?!\\d)`, 'g'), name)
-  for (const [p, value] of Object.entries(item?.ExpressionAttributeValues ?? {}))
-    out = out.replaceAll(new RegExp(`${p}(?!\\d)`, 'g'), JSON.stringify(value))
-  return out
+/** One expression of a command input or transaction item, read as a sentence ('' when absent). */
+export function readable(
+  part: ExpressionPart,
+  item: (Placeheld & Partial<Record<ExpressionPart, string>>) | undefined,
+): string {
+  return rendered(item?.[part], item ?? {}) ?? ''
 }

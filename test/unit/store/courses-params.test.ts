@@ -19,7 +19,7 @@ import {
   saveCourseSteps,
 } from '../../../shared/store/courses-store.ts'
 import type { TransactItem } from '../../../shared/store/db.ts'
-import { rendered } from './rendered.ts'
+import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 'ten-1', plan: 'free' }
 const pk = 'T#ten-1'

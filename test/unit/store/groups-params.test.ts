@@ -12,7 +12,7 @@ import {
   membershipSteps,
   saveGroupSteps,
 } from '../../../shared/store/groups-store.ts'
-import { rendered } from './rendered.ts'
+import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 'ten-1', plan: 'free' }
 const pk = 'T#ten-1'

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { outboxPut } from '../../../shared/store/outbox-items.ts'
 import { listPendingEvents, relayParams, toPendingEvent } from '../../../shared/store/outbox-store.ts'
 import { MalformedItem } from '../../../shared/store/store-errors.ts'
-import { spelledOut } from './spelled-out.ts'
+import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant = { id: 't1', plan: 'growth' } as const
 const event = {
@@ -22,7 +22,7 @@ describe('Outbox relay params', () => {
     // Assess
     expect(p.IndexName).toBe('gsi1')
     expect(p.Limit).toBe(100)
-    expect(spelledOut(p.KeyConditionExpression, p)).toBe(
+    expect(rendered(p.KeyConditionExpression, p)).toBe(
       '(gsi1pk = "OUTBOX#PENDING") AND (gsi1sk < "2026-03-01T10:00:00.000Z")',
     )
   })
@@ -33,10 +33,10 @@ describe('Outbox relay params', () => {
 
     // Assess
     expect(p.Key).toEqual({ pk: 'T#t1', sk: `OUTBOX#${event.createdAt}#ev1` })
-    expect(spelledOut(p.UpdateExpression, p)).toBe(
+    expect(rendered(p.UpdateExpression, p)).toBe(
       'SET relayed_at = "2026-03-01T10:01:00.000Z" REMOVE gsi1pk, gsi1sk',
     )
-    expect(spelledOut(p.ConditionExpression, p)).toBe('attribute_exists(pk)')
+    expect(rendered(p.ConditionExpression, p)).toBe('attribute_exists(pk)')
   })
 
   it('keeps the local relay checkpoint per shard', () => {

@@ -4,7 +4,7 @@ import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import type { WebhookDelivery, WebhookEndpoint } from '../../../shared/domain/webhooks/webhook.ts'
 import { deliveries, deliveriesPageParams, endpointParams } from '../../../shared/store/webhooks-store.ts'
 import { MalformedItem } from '../../../shared/store/store-errors.ts'
-import { spelledOut } from './spelled-out.ts'
+import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
@@ -43,7 +43,7 @@ describe('Webhook endpoint params', () => {
 
     // Assess
     expect(p.Item).toMatchObject({ pk: 'T#t1', sk: 'WEBHOOK#e1', type: 'webhook_endpoint', deleted_at: null })
-    expect(spelledOut(p.ConditionExpression, p)).toBe('attribute_not_exists(pk)')
+    expect(rendered(p.ConditionExpression, p)).toBe('attribute_not_exists(pk)')
   })
 
   it('lists the tenant endpoints by their key prefix', () => {
@@ -51,7 +51,7 @@ describe('Webhook endpoint params', () => {
     const p = endpointParams.list(tenant)
 
     // Assess
-    expect(spelledOut(p.KeyConditionExpression, p)).toBe('(pk = "T#t1") AND (begins_with(sk, "WEBHOOK#"))')
+    expect(rendered(p.KeyConditionExpression, p)).toBe('(pk = "T#t1") AND (begins_with(sk, "WEBHOOK#"))')
   })
 
   it('deletes a live endpoint by erasing its secret, refused when it is gone already', () => {
@@ -60,8 +60,8 @@ describe('Webhook endpoint params', () => {
 
     // Assess
     expect(p.Key).toEqual({ pk: 'T#t1', sk: 'WEBHOOK#e1' })
-    expect(spelledOut(p.UpdateExpression, p)).toBe(`SET deleted_at = "${at}", sealed_secret = ""`)
-    expect(spelledOut(p.ConditionExpression, p)).toBe('(attribute_exists(pk)) AND (deleted_at = null)')
+    expect(rendered(p.UpdateExpression, p)).toBe(`SET deleted_at = "${at}", sealed_secret = ""`)
+    expect(rendered(p.ConditionExpression, p)).toBe('(attribute_exists(pk)) AND (deleted_at = null)')
   })
 })
 
@@ -82,7 +82,7 @@ describe('Webhook delivery params (the delivery log)', () => {
       gsi1sk: `${at}#d1`,
       ttl: Date.parse(at) / 1000 + 90 * 86_400,
     })
-    expect(spelledOut(p.ConditionExpression, p)).toBe('attribute_not_exists(pk)')
+    expect(rendered(p.ConditionExpression, p)).toBe('attribute_not_exists(pk)')
   })
 
   it('reads a delivery strongly consistent', () => {
@@ -99,10 +99,10 @@ describe('Webhook delivery params (the delivery log)', () => {
     // Assess
     const expired = new Date(Date.parse(at) - CLAIM_LEASE_MS).toISOString()
     expect(p.Key).toEqual({ pk: 'T#t1', sk: 'WHDELIVERY#d1' })
-    expect(spelledOut(p.UpdateExpression, p)).toBe(
+    expect(rendered(p.UpdateExpression, p)).toBe(
       `SET attempts = 3, attempt_state = "claimed", claimed_at = "${at}", updated_at = "${at}"`,
     )
-    expect(spelledOut(p.ConditionExpression, p)).toBe(
+    expect(rendered(p.ConditionExpression, p)).toBe(
       `(status = "pending") AND ((attempts = 2) OR ((attempts = 3) AND (attempt_state = "claimed") AND (claimed_at < "${expired}")))`,
     )
   })
@@ -118,10 +118,10 @@ describe('Webhook delivery params (the delivery log)', () => {
     )
 
     // Assess
-    expect(spelledOut(p.UpdateExpression, p)).toBe(
+    expect(rendered(p.UpdateExpression, p)).toBe(
       `SET status = "pending", http_status = 503, reason = "http_503", response_body = "busy", attempt_state = "recorded", updated_at = "${at}"`,
     )
-    expect(spelledOut(p.ConditionExpression, p)).toBe('(status = "pending") AND (attempts = 3)')
+    expect(rendered(p.ConditionExpression, p)).toBe('(status = "pending") AND (attempts = 3)')
   })
 
   it('reads the deliveries view from the by-creation index, filters as FilterExpression', () => {
@@ -131,9 +131,9 @@ describe('Webhook delivery params (the delivery log)', () => {
 
     // Assess
     expect(all.IndexName).toBe('gsi1')
-    expect(spelledOut(all.KeyConditionExpression, all)).toBe('gsi1pk = "T#t1#WHDELIVERIES"')
+    expect(rendered(all.KeyConditionExpression, all)).toBe('gsi1pk = "T#t1#WHDELIVERIES"')
     expect(all.FilterExpression).toBeUndefined()
-    expect(spelledOut(some.FilterExpression, some)).toBe('(status = "failed") AND (event = "user.created")')
+    expect(rendered(some.FilterExpression, some)).toBe('(status = "failed") AND (event = "user.created")')
   })
 
   it('decodes a stored delivery, and refuses a malformed one naming its key, never a value', () => {

@@ -4,7 +4,7 @@ import type { LrsConnection } from '../../../shared/domain/xapi/connection.ts'
 import type { StatementDelivery } from '../../../shared/domain/xapi/delivery.ts'
 import { connectionParams, failedFor, statements } from '../../../shared/store/xapi-store.ts'
 import { cond } from '../../../shared/store/expression.ts'
-import { spelledOut } from './spelled-out.ts'
+import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
@@ -60,7 +60,7 @@ describe('Record-store connection params', () => {
       sealed_secret: 'sealed',
       identity_mode: 'anonymous',
     })
-    expect(spelledOut(save.ConditionExpression, save)).toBe('attribute_not_exists(pk)')
+    expect(rendered(save.ConditionExpression, save)).toBe('attribute_not_exists(pk)')
     expect(del).toEqual({ Key: { pk: 'T#t1', sk: 'LRS#CONNECTION' }, ReturnValues: 'ALL_OLD' })
   })
 
@@ -71,7 +71,7 @@ describe('Record-store connection params', () => {
 
     // Assess
     expect(save.Item.updated_at).toBe(later)
-    expect(spelledOut(save.ConditionExpression, save)).toBe(`updated_at = "${at}"`)
+    expect(rendered(save.ConditionExpression, save)).toBe(`updated_at = "${at}"`)
   })
 })
 
@@ -91,7 +91,7 @@ describe('Statement delivery-log params', () => {
       ttl: Date.parse(at) / 1000 + 90 * 86_400,
     })
     expect(p.Item).not.toHaveProperty('gsi1pk')
-    expect(spelledOut(p.ConditionExpression, p)).toBe('attribute_not_exists(pk)')
+    expect(rendered(p.ConditionExpression, p)).toBe('attribute_not_exists(pk)')
   })
 
   it('records an outcome with no attribute of its own', () => {
@@ -106,10 +106,10 @@ describe('Statement delivery-log params', () => {
 
     // Assess
     expect(p.Key).toEqual({ pk: 'T#t1', sk: 'XAPISTMT#s1' })
-    expect(spelledOut(p.UpdateExpression, p)).toBe(
+    expect(rendered(p.UpdateExpression, p)).toBe(
       `SET status = "failed", http_status = 400, reason = "http_400", attempt_state = "recorded", updated_at = "${at}"`,
     )
-    expect(spelledOut(p.ConditionExpression, p)).toBe('(status = "pending") AND (attempts = 1)')
+    expect(rendered(p.ConditionExpression, p)).toBe('(status = "pending") AND (attempts = 1)')
   })
 
   it('re-queues a failed row for the current connection with a fresh count, refused unless failed', () => {
@@ -122,10 +122,10 @@ describe('Statement delivery-log params', () => {
     )
 
     // Assess
-    expect(spelledOut(p.UpdateExpression, p)).toBe(
+    expect(rendered(p.UpdateExpression, p)).toBe(
       `SET status = "pending", attempts = 0, http_status = null, reason = null, connection_id = "c2", updated_at = "${at}" ADD manual_retries 1`,
     )
-    expect(spelledOut(p.ConditionExpression, p)).toBe('status = "failed"')
+    expect(rendered(p.ConditionExpression, p)).toBe('status = "failed"')
   })
 
   it('looks for failed rows made for the connected store on the log key range, never a scan', () => {
@@ -133,8 +133,8 @@ describe('Statement delivery-log params', () => {
     const p = statements.params.list(tenant, failedFor(statement.madeFor))
 
     // Assess
-    expect(spelledOut(p.KeyConditionExpression, p)).toBe('(pk = "T#t1") AND (begins_with(sk, "XAPISTMT#"))')
-    expect(spelledOut(p.FilterExpression, p)).toBe(
+    expect(rendered(p.KeyConditionExpression, p)).toBe('(pk = "T#t1") AND (begins_with(sk, "XAPISTMT#"))')
+    expect(rendered(p.FilterExpression, p)).toBe(
       '(status = "failed") AND (made_for_endpoint = "https://lrs.example.com/xapi") AND (made_for_identity_mode = "anonymous")',
     )
   })
@@ -144,8 +144,8 @@ describe('Statement delivery-log params', () => {
     const p = statements.params.list(tenant, cond.eq('user_id', 'u1'), ['pk', 'sk'])
 
     // Assess
-    expect(spelledOut(p.FilterExpression, p)).toBe('user_id = "u1"')
-    expect(spelledOut(p.ProjectionExpression, p)).toBe('pk, sk')
+    expect(rendered(p.FilterExpression, p)).toBe('user_id = "u1"')
+    expect(rendered(p.ProjectionExpression, p)).toBe('pk, sk')
   })
 
   it('decodes rows from before statements named what they were made for', () => {
