@@ -10,14 +10,22 @@ export interface CliResult {
 }
 
 export function lms(...args: string[]): Promise<CliResult> {
+  return runCli(
+    {
+      ...process.env,
+      LMS_DYNAMODB_ENDPOINT: '',
+      LMS_DYNAMODB_PORT: inject('dynamoPort'),
+      LMS_EMULATOR_PORT: inject('emulatorPort'),
+    },
+    args,
+  )
+}
+
+/** `bin/lms.mjs` with `env`; `json` is the last line it printed, parsed (undefined if it is not JSON). */
+export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/lms.mjs', ...args], {
-      env: {
-        ...process.env,
-        LMS_DYNAMODB_ENDPOINT: '',
-        LMS_DYNAMODB_PORT: inject('dynamoPort'),
-        LMS_EMULATOR_PORT: inject('emulatorPort'),
-      },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''

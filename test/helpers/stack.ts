@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { freePort } from '../../local/free-port.ts'
-import type { CliResult } from './cli.ts'
+import { runCli, type CliResult } from './cli.ts'
 
 /** What the test workers' environment points at the suite's shared stack: never inherited here. */
 const sharedStackSettings = [
@@ -106,25 +106,4 @@ export async function startStack(env: Record<string, string>): Promise<Stack> {
     kill: (signal) => child.kill(signal),
     cli: (...args) => runCli(stackEnv, args),
   }
-}
-
-export function runCli(env: Record<string, string>, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/lms.mjs', ...args], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      let json: unknown = undefined
-      try {
-        json = JSON.parse(stdout.trim().split('\n').at(-1) ?? '')
-      } catch {
-        json = undefined
-      }
-      resolve({ code, json, stdout })
-    })
-  })
 }

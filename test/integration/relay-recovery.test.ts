@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../local/free-port.ts'
 import { startReceiver } from '../helpers/receiver.ts'
-import { freshEnv, runCli, startStack } from '../helpers/stack.ts'
+import { runCli } from '../helpers/cli.ts'
+import { freshEnv, startStack } from '../helpers/stack.ts'
 
 /** The direct children of a process (DynamoDB Local's Java process, here). */
 function childPids(pid: number): number[] {
