@@ -9,7 +9,19 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS'
 
 /** A route group is one Lambda: `functions/<group>/handler.ts`. */
 export type RouteGroup =
-  'users' | 'groups' | 'courses' | 'enrollments' | 'plans' | 'docs' | 'public' | 'webhooks' | 'fallback'
+  | 'users'
+  | 'groups'
+  | 'courses'
+  | 'enrollments'
+  | 'plans'
+  | 'docs'
+  | 'public'
+  | 'webhooks'
+  | 'fallback'
+  | 'reports'
+  | 'skills'
+  | 'lti'
+  | 'billing'
 
 export interface RouteDef {
   readonly method: Method

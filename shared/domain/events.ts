@@ -38,7 +38,15 @@ export function newEvent(event: EventType, data: Record<string, unknown>, now: s
   return { id: randomUUID(), event, createdAt: now, data }
 }
 
-export const notificationTemplates = ['enrollment_confirmation', 'usage_alert'] as const
+export const notificationTemplates = [
+  'enrollment_confirmation',
+  'enrollment_approved',
+  'enrollment_denied',
+  'waitlist_promoted',
+  'usage_alert',
+  'export_ready',
+  'contact_request',
+] as const
 export type NotificationTemplate = (typeof notificationTemplates)[number]
 
 /**
@@ -50,6 +58,11 @@ export interface Notification {
   readonly template: NotificationTemplate
   /** The recipient; null for a notice to the tenant's owners and admins (resolved when sent). */
   readonly userId: string | null
+  /**
+   * An explicit address instead of a user (an export's `notify_email`, the operators' address for a
+   * contact request); when set it is the only recipient.
+   */
+  readonly email?: string
   readonly createdAt: string
   readonly data: Record<string, unknown>
 }
@@ -59,8 +72,16 @@ export function newNotification(
   userId: string | null,
   data: Record<string, unknown>,
   now: string,
+  email?: string,
 ): Notification {
-  return { id: randomUUID(), template, userId, createdAt: now, data }
+  return {
+    id: randomUUID(),
+    template,
+    userId,
+    createdAt: now,
+    data,
+    ...(email === undefined ? {} : { email }),
+  }
 }
 
 /** What a change causes besides itself: written in the same transaction, or not at all. */

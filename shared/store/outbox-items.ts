@@ -46,6 +46,7 @@ export function notificationPut(tenant: TenantContext, n: Notification): Transac
         notification_id: n.id,
         template: n.template,
         user_id: n.userId,
+        ...(n.email === undefined ? {} : { email: n.email }),
         created_at: n.createdAt,
         data: n.data,
         [TTL_ATTRIBUTE]: expiry(n.createdAt),

@@ -16,6 +16,7 @@ const NotificationItem = v.object({
   notification_id: v.string(),
   template: v.picklist(notificationTemplates),
   user_id: nullable(v.string()),
+  email: v.optional(v.string()),
   created_at: v.string(),
   data: v.record(v.string(), v.unknown()),
 })
@@ -49,6 +50,7 @@ export async function listOutboxNotifications(tenant: TenantContext): Promise<No
       id: n.notification_id,
       template: n.template,
       userId: n.user_id,
+      ...(n.email === undefined ? {} : { email: n.email }),
       createdAt: n.created_at,
       data: n.data,
     }
