@@ -38,6 +38,7 @@ function tenantView(t: Tenant) {
     status: t.status,
     skills_planning: t.skillsPlanning,
     monthly_api_cap: t.monthlyApiCap,
+    period_start: t.periodStart,
     created_at: t.createdAt,
     updated_at: t.updatedAt,
   }
@@ -73,6 +74,11 @@ const commands: Record<string, Command> = {
         skillsPlanning: onOff(f, 'skills-planning'),
         monthlyApiCap: optionalInt(f, 'monthly-api-cap'),
         name: f.get('name'),
+        periodStart: f.has('period-start')
+          ? f.get('period-start') === 'none'
+            ? null
+            : (f.get('period-start') ?? '')
+          : undefined,
       }),
     ),
   'tenant get': async (f) => tenantView(await tenantOf(f)),

@@ -36,7 +36,7 @@ export interface LmsStackProps extends StackProps {
 const workerQueues: ReadonlySet<string> = new Set(['webhooks', 'xapi'])
 
 /** Route groups that only read the table (everything else writes: counters, rate limits). */
-const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback'])
+const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback', 'billing'])
 
 export class LmsStack extends Stack {
   readonly table: TableV2
@@ -135,6 +135,22 @@ export class LmsStack extends Stack {
     }
   }
 
+  /**
+   * The billing orchestrator's platform secret: generated here, handed to the orchestrator out of
+   * band, and readable by the billing group alone (no other group can answer the billing route).
+   */
+  private addPlatformMetricsSecret(): void {
+    const fn = this.functions.get('billing')
+    if (!fn) return
+    const secret = new Secret(this, 'PlatformMetricsSecret', {
+      description: 'Bearer secret of the billing orchestrator (GET /api/v1/billing/metrics)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    })
+    fn.addEnvironment('LMS_PLATFORM_METRICS_SECRET_ARN', secret.secretArn)
+    secret.grantRead(fn)
+    new CfnOutput(this, 'PlatformMetricsSecretArn', { value: secret.secretArn })
+  }
+
   constructor(scope: Construct, id: string, props: LmsStackProps) {
     super(scope, id, props)
 
@@ -228,6 +244,7 @@ export class LmsStack extends Stack {
 
     this.addWorkers(environment, functionsDir)
     this.addAddressPseudonyms()
+    this.addPlatformMetricsSecret()
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })
     new CfnOutput(this, 'TenantUrl', { value: `https://<tenant>.${props.serviceHost}/api/v1` })

@@ -62,6 +62,10 @@ export interface Config {
   readonly xapiQueueUrl: string | undefined
   /** How old an unrelayed outbox event must be before the sweeper relays it (the stream's backstop). */
   readonly outboxSweepAfterMs: number
+  /** The billing orchestrator's secret (local); unset with no ARN either: the billing route answers 401. */
+  readonly platformMetricsSecret: string | undefined
+  /** In AWS: the Secrets Manager secret holding it (read once, at the first billing request). */
+  readonly platformMetricsSecretArn: string | undefined
 }
 
 function delays(name: string, fallback: readonly number[]): readonly number[] {
@@ -113,6 +117,8 @@ function readConfig(): Config {
     xapiTimeoutMs: int('LMS_XAPI_TIMEOUT_MS', 10_000),
     xapiQueueUrl: optional('LMS_XAPI_QUEUE_URL'),
     outboxSweepAfterMs: int('LMS_OUTBOX_SWEEP_AFTER_MS', 60_000),
+    platformMetricsSecret: optional('LMS_PLATFORM_METRICS_SECRET'),
+    platformMetricsSecretArn: optional('LMS_PLATFORM_METRICS_SECRET_ARN'),
   }
 }
 

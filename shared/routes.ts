@@ -35,6 +35,8 @@ export interface RouteDef {
   readonly perIp?: { readonly limit: number; readonly windowSeconds: number }
   /** Readable cross-origin by the corporate site (every answer, errors included, carries the grant). */
   readonly cors?: true
+  /** Server-to-server (the billing orchestrator's): left out of the public API description. */
+  readonly internal?: true
 }
 
 const r = (
@@ -42,7 +44,7 @@ const r = (
   path: string,
   group: RouteGroup,
   scope: Scope | null,
-  extra: Pick<RouteDef, 'perIp' | 'cors'> = {},
+  extra: Pick<RouteDef, 'perIp' | 'cors' | 'internal'> = {},
 ): RouteDef => ({ method, path, group, scope, ...extra })
 
 const HOUR = 3600
@@ -55,6 +57,9 @@ export const routes: readonly RouteDef[] = [
   r('OPTIONS', '/api/v1/signup', 'public', null),
   r('POST', '/api/v1/contact', 'public', null, { perIp: { limit: 10, windowSeconds: HOUR }, cors: true }),
   r('OPTIONS', '/api/v1/contact', 'public', null),
+
+  // The billing orchestrator's, with the platform secret instead of a key.
+  r('GET', '/api/v1/billing/metrics', 'billing', null, { internal: true }),
 
   r('GET', '/api/v1/users', 'users', 'read'),
   r('POST', '/api/v1/users', 'users', 'write'),

@@ -122,7 +122,7 @@ function operation(def: RouteDef): Record<string, unknown> {
 export function buildApiDescription(serviceHost: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const def of routes) {
-    if (def.method === 'OPTIONS') continue
+    if (def.method === 'OPTIONS' || def.internal) continue
     paths[def.path] = { ...(paths[def.path] ?? {}), [def.method.toLowerCase()]: operation(def) }
   }
   return {

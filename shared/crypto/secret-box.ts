@@ -7,28 +7,15 @@
  * unbound format v1 are refused (see docs/decisions/0008-events.md). Pseudonyms of client
  * addresses are keyed apart (see pseudonym below).
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto'
 import { config } from '../config.ts'
+import { once, secretString } from './secrets-manager.ts'
 
 /** The SHA-256 of a Secrets Manager secret's string: 32 bytes of key material. */
 async function fromSecretsManager(secretArn: string): Promise<Buffer> {
-  const client = new SecretsManagerClient({ region: config.region })
-  const out = await client.send(new GetSecretValueCommand({ SecretId: secretArn }))
-  if (!out.SecretString) throw new Error('The secret is empty')
-  return createHash('sha256').update(out.SecretString).digest()
-}
-
-/** Fetched once per container; a failed fetch is tried again by the next caller. */
-function once(fetch: () => Promise<Buffer>): () => Promise<Buffer> {
-  let cached: Promise<Buffer> | undefined
-  return () => {
-    cached ??= fetch().catch((err: unknown) => {
-      cached = undefined
-      throw err
-    })
-    return cached
-  }
+  return createHash('sha256')
+    .update(await secretString(secretArn))
+    .digest()
 }
 
 const key = once(async () => {

@@ -70,9 +70,11 @@ export class EntitlementError extends DomainError {
 }
 
 export class UnauthenticatedError extends DomainError {
-  readonly code = 'auth.invalid_key'
-  constructor() {
-    super('Invalid or missing API key')
+  constructor(
+    readonly code = 'auth.invalid_key',
+    message = 'Invalid or missing API key',
+  ) {
+    super(message)
   }
 }
 

@@ -89,6 +89,7 @@ async function insertNewTenant(
     status: 'active',
     skillsPlanning: false,
     monthlyApiCap: null,
+    periodStart: null,
     createdAt: at,
     updatedAt: at,
   }
@@ -132,6 +133,8 @@ export interface UpdateTenantInput {
   readonly skillsPlanning?: boolean
   readonly monthlyApiCap?: number | null
   readonly name?: string
+  /** An ISO timestamp, or null for none (the calendar month). */
+  readonly periodStart?: string | null
 }
 
 export async function updateTenant(slug: string, input: UpdateTenantInput, at = nowIso()): Promise<Tenant> {
@@ -144,10 +147,19 @@ export async function updateTenant(slug: string, input: UpdateTenantInput, at = 
     ...(input.skillsPlanning !== undefined ? { skillsPlanning: input.skillsPlanning } : {}),
     ...(input.monthlyApiCap !== undefined ? { monthlyApiCap: input.monthlyApiCap } : {}),
     ...(input.name !== undefined ? { name: parseOrThrow(OrganizationName, input.name, 'name') } : {}),
+    ...(input.periodStart !== undefined ? { periodStart: checkPeriodStart(input.periodStart) } : {}),
   }
   const tenant = await updateStoredTenant(slug.toLowerCase(), changes, at)
   if (!tenant) throw new NotFoundError('tenant')
   return tenant
+}
+
+function checkPeriodStart(value: string | null): string | null {
+  if (value === null) return null
+  const ms = Date.parse(value)
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms))
+    throw new ValidationError('period_start', 'period_start must be an ISO 8601 timestamp, or none')
+  return new Date(ms).toISOString()
 }
 
 const scopeOrder: readonly Scope[] = ['read', 'write', 'admin']

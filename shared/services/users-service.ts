@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto'
 import { requireScope, type Actor } from '../domain/actor.ts'
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import { planById } from '../domain/plans/catalog.ts'
+import { periodStartAt } from '../domain/billing/billing-period.ts'
 import { seatCapError } from '../domain/plans/entitlements.ts'
-import type { TenantContext } from '../domain/tenants/tenant.ts'
+import type { Tenant, TenantContext } from '../domain/tenants/tenant.ts'
 import { validateCustomFields } from '../domain/users/custom-fields.ts'
 import { erasureOf } from '../domain/users/erasure.ts'
 import { applyUserChanges, userChangeEvents, type UserChanges } from '../domain/users/user-change.ts'
@@ -187,14 +188,19 @@ export async function eraseUserIdentity(tenant: TenantContext, id: string, at = 
   return applyChange(tenant, id, (current) => erasureOf(current, at), at)
 }
 
-export async function recordLogin(tenant: TenantContext, id: string, at = nowIso()): Promise<User> {
+/**
+ * A sign-in: the last sign-in time, and the billing period it falls in (the first sign-in of a
+ * period makes the person billable in it: the counters move in the same write).
+ */
+export async function recordLogin(tenant: Tenant, id: string, at = nowIso()): Promise<User> {
+  const loginPeriod = periodStartAt(tenant.periodStart, at)
   return applyChange(
     tenant,
     id,
     (current) => {
       if (!current.isActive)
         throw new RuleViolationError('user.inactive', 'The user is deactivated and cannot sign in')
-      return { lastLoginAt: at }
+      return { lastLoginAt: at, loginPeriod }
     },
     nowIso(),
   )

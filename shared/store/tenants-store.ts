@@ -32,6 +32,7 @@ const TenantItem = v.object({
   status: v.picklist(tenantStatuses),
   skills_planning: withDefault(v.boolean(), false),
   monthly_api_cap: nullable(v.number()),
+  period_start: withDefault(nullable(v.string()), null),
   created_at: v.string(),
   updated_at: v.string(),
 })
@@ -50,6 +51,7 @@ function toTenant(item: Item): Tenant {
     status: t.status,
     skillsPlanning: t.skills_planning,
     monthlyApiCap: t.monthly_api_cap,
+    periodStart: t.period_start,
     createdAt: t.created_at,
     updatedAt: t.updated_at,
   }
@@ -64,6 +66,12 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
   return item ? toTenant(item) : undefined
 }
 
+/** The tenant of a tenant id as stored now (no cache): for callers that must see the latest state. */
+export async function findTenantById(id: string): Promise<Tenant | undefined> {
+  const pointer = await getItem(keys.tenantIdToSlug(id))
+  return pointer ? getTenantBySlug(decodeItem('tenant pointer', TenantPointer, pointer).slug) : undefined
+}
+
 const byId = new Map<string, { tenant: Tenant; until: number }>()
 
 /**
@@ -74,10 +82,7 @@ export async function getTenantById(id: string): Promise<Tenant | undefined> {
   const now = Date.now()
   const hit = byId.get(id)
   if (hit && hit.until > now) return hit.tenant
-  const pointer = await getItem(keys.tenantIdToSlug(id))
-  const tenant = pointer
-    ? await getTenantBySlug(decodeItem('tenant pointer', TenantPointer, pointer).slug)
-    : undefined
+  const tenant = await findTenantById(id)
   if (tenant && config.tenantCacheMs > 0) byId.set(id, { tenant, until: now + config.tenantCacheMs })
   return tenant
 }
@@ -102,6 +107,7 @@ function tenantItem(tenant: Tenant): Item {
     status: tenant.status,
     skills_planning: tenant.skillsPlanning,
     monthly_api_cap: tenant.monthlyApiCap,
+    period_start: tenant.periodStart,
     created_at: tenant.createdAt,
     updated_at: tenant.updatedAt,
   }
@@ -153,6 +159,7 @@ export interface TenantChanges {
   status?: TenantStatus
   skillsPlanning?: boolean
   monthlyApiCap?: number | null
+  periodStart?: string | null
   name?: string
 }
 
@@ -161,6 +168,7 @@ const changeAttributes: readonly [keyof TenantChanges, string][] = [
   ['status', 'status'],
   ['skillsPlanning', 'skills_planning'],
   ['monthlyApiCap', 'monthly_api_cap'],
+  ['periodStart', 'period_start'],
   ['name', 'name'],
 ]
 

@@ -46,6 +46,7 @@ const UserItem = v.object({
   // A string set kept by the groups store (a set is never empty in DynamoDB: absent means none).
   group_ids: v.optional(v.set(v.string())),
   last_login_at: nullable(v.string()),
+  login_period: v.optional(v.string()),
   created_at: v.string(),
   updated_at: v.string(),
   erased_at: v.optional(v.string()),
@@ -68,6 +69,7 @@ export function toUser(item: Item): User {
     locale: u.locale,
     groupIds: [...(u.group_ids ?? [])].sort(),
     lastLoginAt: u.last_login_at,
+    ...(u.login_period !== undefined ? { loginPeriod: u.login_period } : {}),
     createdAt: u.created_at,
     updatedAt: u.updated_at,
     ...(u.erased_at !== undefined ? { erasedAt: u.erased_at } : {}),
@@ -87,6 +89,7 @@ function changeableAttributes(user: User): Item {
     custom_fields: user.customFields,
     locale: user.locale,
     last_login_at: user.lastLoginAt,
+    ...(user.loginPeriod !== undefined ? { login_period: user.loginPeriod } : {}),
     updated_at: user.updatedAt,
     ...(user.erasedAt !== undefined ? { erased_at: user.erasedAt } : {}),
     [usersBy.lastName.sk]: keys.usersByLastName(user.lastName, user.id),

@@ -100,7 +100,7 @@ const allows = (actions: readonly string[], wanted: string): boolean =>
   )
 
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']
-const readOnlyGroups: readonly RouteGroup[] = ['plans', 'docs', 'fallback']
+const readOnlyGroups: readonly RouteGroup[] = ['plans', 'docs', 'fallback', 'billing']
 
 afterAll(() => {
   for (const dir of outdirs) rmSync(dir, { recursive: true, force: true })
@@ -244,8 +244,8 @@ describe('Construct: LmsStack', () => {
       })
     }
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' })
-    // The key of secrets at rest, and the key of the client addresses' pseudonyms.
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2)
+    // The key of secrets at rest, the key of the client addresses' pseudonyms, the billing secret.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 3)
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -545,11 +545,14 @@ describe('Construct: LmsStack', () => {
     }
   })
 
-  it('lets no route group read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret', () => {
+  it('lets no route group read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret, billing only its platform secret', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
     const secrets = Object.keys(template.findResources('AWS::SecretsManager::Secret'))
     const pseudonymSecret = secrets.find((id) => id.startsWith('PseudonymSecret'))
+    const platformSecret = secrets.find((id) => id.startsWith('PlatformMetricsSecret'))
+    const readsOnly = (group: RouteGroup) =>
+      counting.has(group) ? [pseudonymSecret] : group === 'billing' ? [platformSecret] : []
     const counting = new Set(routes.filter((r) => r.scope !== null || r.perIp).map((r) => r.group))
 
     for (const group of routeGroups) {
@@ -560,7 +563,10 @@ describe('Construct: LmsStack', () => {
       }
 
       // Assess
-      expect(reads, `${group} reads`).toEqual(counting.has(group) ? [pseudonymSecret] : [])
+      expect(reads, `${group} reads`).toEqual(readsOnly(group))
+      expect('LMS_PLATFORM_METRICS_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(
+        group === 'billing',
+      )
       expect('LMS_ENCRYPTION_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(false)
       expect('LMS_PSEUDONYM_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(
         counting.has(group),

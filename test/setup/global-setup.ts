@@ -17,6 +17,7 @@ declare module 'vitest' {
     encryptionKey: string
     webhooksQueueUrl: string
     xapiQueueUrl: string
+    platformMetricsSecret: string
   }
 }
 
@@ -40,6 +41,7 @@ interface ReadyLine {
 export async function setup(project: TestProject): Promise<void> {
   const [port, dynamoPort, emulatorPort] = [await freePort(), await freePort(), await freePort()]
   const encryptionKey = randomBytes(32).toString('base64')
+  const platformMetricsSecret = randomBytes(24).toString('base64url')
   child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
     env: {
       ...process.env,
@@ -51,6 +53,7 @@ export async function setup(project: TestProject): Promise<void> {
       // Tests change plans and statuses and expect the next request to see it.
       LMS_TENANT_CACHE_MS: '0',
       LMS_ENCRYPTION_KEY: encryptionKey,
+      LMS_PLATFORM_METRICS_SECRET: platformMetricsSecret,
       // Receivers in tests listen on loopback; retries are seconds apart instead of minutes.
       LMS_ALLOW_LOOPBACK_TARGETS: '1',
       LMS_WEBHOOK_RETRY_DELAYS: '1,1,1,1',
@@ -84,6 +87,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('encryptionKey', encryptionKey)
   project.provide('webhooksQueueUrl', ready.webhooksQueue)
   project.provide('xapiQueueUrl', ready.xapiQueue)
+  project.provide('platformMetricsSecret', platformMetricsSecret)
 }
 
 export async function teardown(): Promise<void> {

@@ -17,6 +17,11 @@ export interface Tenant {
   readonly skillsPlanning: boolean
   /** Operator override of the plan's monthly API cap; null follows the plan. */
   readonly monthlyApiCap: number | null
+  /**
+   * The subscription's current period start as the billing orchestrator reports it (operator CLI);
+   * null: the calendar month is the period.
+   */
+  readonly periodStart: string | null
   readonly createdAt: string
   readonly updatedAt: string
 }

@@ -15,6 +15,7 @@ type ChangeableField =
   | 'customFields'
   | 'locale'
   | 'lastLoginAt'
+  | 'loginPeriod'
   // Only erasure changes these two.
   | 'email'
   | 'erasedAt'

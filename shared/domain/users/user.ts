@@ -68,6 +68,8 @@ export interface User {
   readonly locale: Locale
   readonly groupIds: readonly string[]
   readonly lastLoginAt: string | null
+  /** The billing period (its start) of the last sign-in: what makes the person billable in it. */
+  readonly loginPeriod?: string
   readonly createdAt: string
   readonly updatedAt: string
   /** Set once the person's identifying data was erased; the id and learning history remain. */

@@ -16,6 +16,7 @@ const tenant: Tenant = {
   status: 'active',
   skillsPlanning: false,
   monthlyApiCap: 40,
+  periodStart: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 }

@@ -18,6 +18,7 @@ const tenant: Tenant = {
   status: 'active',
   skillsPlanning: false,
   monthlyApiCap: null,
+  periodStart: null,
   createdAt: at,
   updatedAt: at,
 }
