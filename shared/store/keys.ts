@@ -31,6 +31,8 @@ export const keys = {
 
   tenantPartition: tp,
   counters: (t: TenantContext): Key => ({ pk: tp(t), sk: 'COUNTERS' }),
+  /** The stored size of a module's package: what the tenant's storage counter holds for it. */
+  packageSize: (t: TenantContext, moduleId: string): Key => ({ pk: tp(t), sk: `PKGSIZE#${moduleId}` }),
   monthlyUsage: (t: TenantContext, month: string): Key => ({ pk: tp(t), sk: `USAGE#${month}` }),
   /** Written once per month and threshold: the usage alert it guards is recorded once. */
   usageAlert: (t: TenantContext, month: string, percent: number): Key => ({

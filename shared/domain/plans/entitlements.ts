@@ -51,6 +51,26 @@ export function courseCapError(planId: PlanId): EntitlementError {
   )
 }
 
+/** The plan's storage cap in bytes (the catalog says megabytes); null is unlimited. */
+export function storageCapBytes(planId: PlanId): number | null {
+  const mb = planById(planId).storageCapMb
+  return mb === null ? null : mb * 1024 * 1024
+}
+
+export function storageCapError(planId: PlanId): EntitlementError {
+  const plan = planById(planId)
+  const cap = plan.storageCapMb ?? Infinity
+  // The cheapest plan that stores more: free → starter, starter → growth (unlimited).
+  const roomier = plans.find((p) => p.storageCapMb === null || p.storageCapMb > cap)?.id ?? 'enterprise'
+  return new EntitlementError(
+    'cap',
+    'storage_cap',
+    planId,
+    roomier,
+    `The ${plan.displayName} plan stores up to ${plan.storageCapMb ?? 'unlimited'} MB of content; this upload does not fit`,
+  )
+}
+
 /** The monthly cap in force: a tenant override (set by an operator) wins over the plan's. */
 export function monthlyApiCap(planId: PlanId, override: number | null | undefined): number | null {
   return override ?? planById(planId).apiMonthlyCap
