@@ -18,6 +18,7 @@ import { parseOrThrow } from '../shared/domain/validation.ts'
 import type { ApiKeyRecord } from '../shared/store/api-keys-store.ts'
 import { listCustomFieldDefs, putCustomFieldDef } from '../shared/store/users-store.ts'
 import { lrsCommands } from './lrs-commands.ts'
+import { ltiCommands } from './lti-commands.ts'
 import { courseCommands, learnerCommands } from './learning-commands.ts'
 import { webhookCommands } from './webhook-commands.ts'
 import { at, optionalInt, tenantOf, type Command } from './flags.ts'
@@ -195,9 +196,19 @@ const commands: Record<string, Command> = {
 }
 
 export async function run(args: Parsed): Promise<unknown> {
-  const name = args.words.slice(0, 2).join(' ')
-  const groupsOfCommands = [commands, courseCommands, learnerCommands, webhookCommands, lrsCommands]
-  const command = groupsOfCommands.map((g) => g[name]).find((c) => c !== undefined)
+  const groupsOfCommands = [
+    commands,
+    courseCommands,
+    learnerCommands,
+    webhookCommands,
+    lrsCommands,
+    ltiCommands,
+  ]
+  // Three-word commands (`lti deployment add`) before two-word ones.
+  const find = (n: string) => groupsOfCommands.map((g) => g[n]).find((c) => c !== undefined)
+  const three = args.words.slice(0, 3).join(' ')
+  const name = args.words.length >= 3 && find(three) ? three : args.words.slice(0, 2).join(' ')
+  const command = find(name)
   if (!command) {
     throw new UsageError(
       `Unknown command "${name}". Commands: ${groupsOfCommands

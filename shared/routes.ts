@@ -37,6 +37,8 @@ export interface RouteDef {
   readonly cors?: true
   /** Server-to-server (the billing orchestrator's): left out of the public API description. */
   readonly internal?: true
+  /** The body is an HTML form (`application/x-www-form-urlencoded`), as LTI platforms post it. */
+  readonly form?: true
 }
 
 const r = (
@@ -44,7 +46,7 @@ const r = (
   path: string,
   group: RouteGroup,
   scope: Scope | null,
-  extra: Pick<RouteDef, 'perIp' | 'cors' | 'internal'> = {},
+  extra: Pick<RouteDef, 'perIp' | 'cors' | 'internal' | 'form'> = {},
 ): RouteDef => ({ method, path, group, scope, ...extra })
 
 const HOUR = 3600
@@ -100,6 +102,17 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/webhooks/deliveries', 'webhooks', 'admin'),
   r('GET', '/api/v1/webhooks/deliveries/{id}', 'webhooks', 'admin'),
   r('POST', '/api/v1/webhooks/deliveries/{id}/retry', 'webhooks', 'admin'),
+
+  // LTI 1.3 (spec 001; decision 0020): keyless, the platform's OIDC and JWT protocol instead.
+  r('GET', '/api/v1/lti/login', 'lti', null),
+  r('POST', '/api/v1/lti/login', 'lti', null, { form: true }),
+  r('POST', '/api/v1/lti/launch', 'lti', null, { form: true }),
+  r('POST', '/api/v1/lti/deep-link', 'lti', null, { form: true }),
+  r('GET', '/api/v1/lti/.well-known/jwks.json', 'lti', null),
+  // The pages a launch lands on, on the tenant's host (session cookie, no key).
+  r('GET', '/learn/{id}', 'lti', null),
+  r('GET', '/catalog', 'lti', null),
+  r('GET', '/login', 'lti', null),
 ]
 
 /**

@@ -26,7 +26,7 @@ const key = once(async () => {
 
 /** What a sealed value belongs to: it opens only for the very same purpose, tenant and record. */
 export interface SealedFor {
-  readonly purpose: 'webhook-signing-secret' | 'record-store-secret'
+  readonly purpose: 'webhook-signing-secret' | 'record-store-secret' | 'lti-tool-key'
   readonly tenantId: string
   readonly recordId: string
 }

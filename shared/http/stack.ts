@@ -18,6 +18,7 @@ import { apiKeyAuth } from './api-key-auth.ts'
 import type { HttpEvent, HttpResult, LmsContext } from './context.ts'
 import { errorEnvelope } from './error-envelope.ts'
 import { addressLimit, refuseAddressOverFailedAuthLimit } from './ip-rate-limit.ts'
+import { formBody } from './form-body.ts'
 import { jsonBody } from './json-body.ts'
 import { planEntitlements } from './plan-entitlements.ts'
 import { rateLimit } from './rate-limit.ts'
@@ -30,9 +31,9 @@ export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<Http
 type Handle = RouteHandler['handle']
 type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, LmsContext>
 
-function stack(middlewares: readonly Middleware[], handle: Handle) {
+function stack(middlewares: readonly Middleware[], handle: Handle, body: Middleware = jsonBody()) {
   const m = middy<HttpEvent, HttpResult, Error, LmsContext>()
-  for (const middleware of [requestLog(), ...middlewares, jsonBody(), errorEnvelope()]) m.use(middleware)
+  for (const middleware of [requestLog(), ...middlewares, body, errorEnvelope()]) m.use(middleware)
   return m.handler(handle)
 }
 
@@ -53,7 +54,7 @@ export function keyedStack(def: RouteDef, handle: Handle) {
 
 export function publicStack(def: RouteDef, handle: Handle) {
   if (def.scope !== null) throw new Error(`Route ${routeKey(def)} needs a key: it has no public stack`)
-  return stack(def.perIp ? [addressLimit(def, def.perIp)] : [], handle)
+  return stack(def.perIp ? [addressLimit(def, def.perIp)] : [], handle, def.form ? formBody() : jsonBody())
 }
 
 /** A route group's Lambda: each of its routes on its own stack, anything else on the fallback's. */

@@ -3,12 +3,17 @@
  * (`T#<tenantId>`), so a lookup with another tenant's id finds nothing. The few global items
  * (slug → tenant, key hash → key, rate windows) are addressed by values only their owner holds.
  */
+import { createHash } from 'node:crypto'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 
 export interface Key {
   readonly pk: string
   readonly sk: string
 }
+
+/** Values a key is built from but which may hold any character (URLs, platform ids): hashed. */
+const h = (...parts: readonly string[]): string =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40)
 
 const tp = (tenant: Pick<TenantContext, 'id'>): string => `T#${tenant.id}`
 
@@ -124,6 +129,32 @@ export const keys = {
   xapiStatementPrefix: 'XAPISTMT#',
   /** Where the local stream relay resumes a shard after a restart (Lambda keeps its own). */
   relayCheckpoint: (shardId: string): Key => ({ pk: 'RELAY#CHECKPOINT', sk: shardId }),
+
+  /** LTI 1.3 (docs/decisions/0020-lti.md): registrations, their lookup by issuer and client id. */
+  ltiRegistration: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `LTIREG#${id}` }),
+  ltiRegistrationPrefix: 'LTIREG#',
+  /** One per (issuer, client id): the uniqueness guard, and a Query by issuer reads every client. */
+  ltiClient: (t: TenantContext, issuer: string, clientId: string): Key => ({
+    pk: tp(t),
+    sk: `LTIISS#${h(issuer)}#${h(clientId)}`,
+  }),
+  ltiIssuerPrefix: (issuer: string): string => `LTIISS#${h(issuer)}#`,
+  ltiDeployment: (t: TenantContext, registrationId: string, deploymentId: string): Key => ({
+    pk: tp(t),
+    sk: `LTIDEP#${registrationId}#${h(deploymentId)}`,
+  }),
+  /** A login's state and nonce, deleted by the one launch that uses them (TTL clears the rest). */
+  ltiLoginState: (t: TenantContext, state: string): Key => ({ pk: tp(t), sk: `LTISTATE#${state}` }),
+  /** The link from a platform user (issuer, sub) to the tenant's user. */
+  ltiIdentity: (t: TenantContext, issuer: string, sub: string): Key => ({
+    pk: tp(t),
+    sk: `LTISUB#${h(issuer, sub)}`,
+  }),
+  /** The tool's signing keys of the tenant: `next` (published), `current` (signs), `retired`. */
+  ltiToolKey: (t: TenantContext, kid: string): Key => ({ pk: tp(t), sk: `LTIKEY#${kid}` }),
+  /** Which tool key signs, which is published next, which retired keys stay published. */
+  ltiKeyRing: (t: TenantContext): Key => ({ pk: tp(t), sk: 'LTIKEYRING' }),
+  ltiIdentityHash: (issuer: string, sub: string): string => h(issuer, sub),
 
   auditRecord: (t: TenantContext, at: string, id: string): Key => ({ pk: tp(t), sk: `AUDIT#${at}#${id}` }),
   auditPrefix: 'AUDIT#',

@@ -1,0 +1,64 @@
+/** `lms lti ...`: platform registrations, their deployments and the tool's key rotation. */
+import type { LtiRegistration } from '../shared/domain/lti/lti.ts'
+import * as keysService from '../shared/services/lti-keys-service.ts'
+import * as lti from '../shared/services/lti-registrations-service.ts'
+import { onOff, required } from './args.ts'
+import { tenantOf, type Command } from './flags.ts'
+
+function registrationView(r: LtiRegistration) {
+  return {
+    id: r.id,
+    issuer: r.issuer,
+    client_id: r.clientId,
+    jwks_url: r.jwksUrl,
+    auth_url: r.authUrl,
+    token_url: r.tokenUrl,
+    deep_linking: r.deepLinking,
+    is_active: r.isActive,
+  }
+}
+
+const ringView = async (tenant: Awaited<ReturnType<typeof tenantOf>>) => {
+  const { keys } = await keysService.publishedJwks(tenant)
+  return { published_kids: keys.map((k) => k.kid) }
+}
+
+export const ltiCommands: Record<string, Command> = {
+  'lti register': async (f) => {
+    const tokenUrl = f.get('token-url')
+    return registrationView(
+      await lti.register(await tenantOf(f), {
+        issuer: required(f, 'issuer'),
+        clientId: required(f, 'client-id'),
+        jwksUrl: required(f, 'jwks-url'),
+        authUrl: required(f, 'auth-url'),
+        ...(tokenUrl !== undefined ? { tokenUrl } : {}),
+        deepLinking: onOff(f, 'deep-linking') ?? false,
+      }),
+    )
+  },
+  'lti deployment add': async (f) => {
+    const d = await lti.addDeployment(
+      await tenantOf(f),
+      required(f, 'registration'),
+      required(f, 'deployment-id'),
+      f.get('course') ?? null,
+    )
+    return { registration_id: d.registrationId, deployment_id: d.deploymentId, course_id: d.courseId }
+  },
+  'lti deactivate': async (f) =>
+    registrationView(await lti.deactivate(await tenantOf(f), required(f, 'registration'))),
+  'lti list': async (f) => ({ data: (await lti.listRegistrations(await tenantOf(f))).map(registrationView) }),
+  /** Rotation step 1: publish the next key (wait at least the JWKS cache time, one hour, before step 2). */
+  'lti key stage': async (f) => {
+    const tenant = await tenantOf(f)
+    const ring = await keysService.stageToolKey(tenant)
+    return { current_kid: ring.currentKid, next_kid: ring.nextKid, ...(await ringView(tenant)) }
+  },
+  /** Rotation step 2: the published next key signs from now on. */
+  'lti key promote': async (f) => {
+    const tenant = await tenantOf(f)
+    const ring = await keysService.promoteToolKey(tenant)
+    return { current_kid: ring.currentKid, next_kid: ring.nextKid, ...(await ringView(tenant)) }
+  },
+}

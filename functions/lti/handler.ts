@@ -1,0 +1,225 @@
+/**
+ * Route group `lti`: LTI 1.3 provider mode (spec 001 "LTI 1.3 routes", decision 0020) and the
+ * pages a launch lands on. Keyless: the tenant comes from the host, the platform is trusted through
+ * its registration and signatures, the learner through the session cookie a launch sets.
+ */
+import type { HttpEvent, HttpResult } from '../../shared/http/context.ts'
+import { errorResult } from '../../shared/http/responses.ts'
+import { publicRoute, type PublicInput } from '../../shared/http/route.ts'
+import { httpStack } from '../../shared/http/stack.ts'
+import { resolveTenant } from '../../shared/http/tenant-from-host.ts'
+import {
+  launchErrorCodes,
+  LaunchRefused,
+  LOGIN_STATE_SECONDS,
+  SESSION_SECONDS,
+} from '../../shared/domain/lti/lti.ts'
+import { tenantServes, type Tenant } from '../../shared/domain/tenants/tenant.ts'
+import { log } from '../../shared/log.ts'
+import { publishedJwks } from '../../shared/services/lti-keys-service.ts'
+import { accountFor } from '../../shared/services/lti-accounts-service.ts'
+import {
+  login,
+  stateCookieName,
+  verifyMessage,
+  type LoginParams,
+  type ToolUrls,
+} from '../../shared/services/lti-launch-service.ts'
+import {
+  catalog,
+  coursePage,
+  deepLinkingResponse,
+  landingPath,
+  newSession,
+  SESSION_COOKIE,
+  sessionUser,
+} from '../../shared/services/lti-learner-service.ts'
+import * as pages from './pages.ts'
+
+/** The tool's URLs on the host the request came to (https in AWS; http on the local stack's `*.localhost`). */
+function toolUrls(event: HttpEvent): ToolUrls {
+  const host = event.headers?.host ?? event.requestContext?.domainName ?? ''
+  const name = host.replace(/:\d+$/, '').toLowerCase()
+  const forwarded = event.headers?.['x-forwarded-proto']?.split(',')[0]?.trim()
+  const scheme = forwarded ?? (name === 'localhost' || name.endsWith('.localhost') ? 'http' : 'https')
+  const origin = `${scheme}://${host}`
+  return { origin, api: `${origin}/api/v1` }
+}
+
+function cookies(event: HttpEvent): Map<string, string> {
+  const raw = event.cookies ?? (event.headers?.cookie ? event.headers.cookie.split(';') : [])
+  const out = new Map<string, string>()
+  for (const c of raw) {
+    const eq = c.indexOf('=')
+    if (eq > 0) out.set(c.slice(0, eq).trim(), c.slice(eq + 1).trim())
+  }
+  return out
+}
+
+/**
+ * Cookies the platform's cross-site form post must carry back: SameSite=None, hence Secure. Browsers
+ * treat http://localhost and *.localhost as secure contexts, so the local stack sets them the same.
+ */
+const cookie = (name: string, value: string, path: string, maxAge: number) =>
+  `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; Secure; SameSite=None`
+
+const redirect = (location: string, setCookies: string[] = []): HttpResult => ({
+  statusCode: 302,
+  headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+  ...(setCookies.length ? { cookies: setCookies } : {}),
+})
+
+const toLogin = (urls: ToolUrls, code: string, setCookies: string[] = []) =>
+  redirect(`${urls.origin}/login?error=${encodeURIComponent(code)}`, setCookies)
+
+/** The tenant of the host, or undefined (unknown host, or a tenant that does not serve). */
+async function servingTenant(event: HttpEvent): Promise<Tenant | undefined> {
+  const tenant = await resolveTenant(event)
+  return tenantServes(tenant.status) ? tenant : undefined
+}
+
+const field = (input: PublicInput, name: string): string | undefined => {
+  const body = input.body
+  const fromBody = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined
+  const v = typeof fromBody === 'string' ? fromBody : input.query[name]
+  return v === undefined ? undefined : String(v)
+}
+
+async function handleLogin(input: PublicInput): Promise<HttpResult> {
+  const urls = toolUrls(input.event)
+  const params: LoginParams = {
+    iss: field(input, 'iss'),
+    login_hint: field(input, 'login_hint'),
+    target_link_uri: field(input, 'target_link_uri'),
+    client_id: field(input, 'client_id'),
+    lti_message_hint: field(input, 'lti_message_hint'),
+  }
+  const missing = (['iss', 'login_hint', 'target_link_uri'] as const).filter((k) => !params[k]?.trim())
+  if (missing.length > 0) return errorResult(400, 'missing_required_params', { missing })
+  const tenant = await servingTenant(input.event)
+  if (!tenant) return toLogin(urls, 'SamlNotConfigured')
+  const outcome = await login(tenant, params, urls)
+  if (outcome.kind === 'missing')
+    return errorResult(400, 'missing_required_params', { missing: outcome.fields })
+  if (outcome.kind === 'refused') {
+    log('info', 'lti login refused', { tenantId: tenant.id, code: outcome.code, reason: outcome.reason })
+    return toLogin(urls, outcome.code)
+  }
+  return redirect(outcome.location, [
+    cookie(stateCookieName(outcome.state), '1', '/api/v1/lti', LOGIN_STATE_SECONDS),
+  ])
+}
+
+export const getLogin = publicRoute('GET /api/v1/lti/login', handleLogin)
+export const postLogin = publicRoute('POST /api/v1/lti/login', handleLogin)
+
+/** Launch and deep link share every check; they differ in message type and in what they answer. */
+async function verified(input: PublicInput, kind: 'launch' | 'deep_link') {
+  const tenant = await servingTenant(input.event)
+  if (!tenant) throw new LaunchRefused('SamlNotConfigured', 'tenant does not serve')
+  const state = field(input, 'state')
+  const message = await verifyMessage(tenant, kind, {
+    idToken: field(input, 'id_token'),
+    state,
+    stateCookie: state !== undefined && cookies(input.event).has(stateCookieName(state)),
+  })
+  return { tenant, message, state }
+}
+
+function refused(input: PublicInput, err: unknown, route: string): HttpResult {
+  if (!(err instanceof LaunchRefused)) throw err
+  log('info', 'lti message refused', { route, code: err.code, reason: err.reason })
+  return toLogin(toolUrls(input.event), err.code)
+}
+
+const clearState = (state: string | undefined) =>
+  state ? [cookie(stateCookieName(state), '', '/api/v1/lti', 0)] : []
+
+export const postLaunch = publicRoute('POST /api/v1/lti/launch', async (input) => {
+  const urls = toolUrls(input.event)
+  try {
+    const { tenant, message, state } = await verified(input, 'launch')
+    const user = await accountFor(tenant, message.registration.issuer, message.claims)
+    const session = await newSession(tenant, user)
+    return redirect(`${urls.origin}${await landingPath(tenant, message)}`, [
+      cookie(SESSION_COOKIE, session, '/', SESSION_SECONDS),
+      ...clearState(state),
+    ])
+  } catch (err) {
+    return refused(input, err, 'launch')
+  }
+})
+
+export const postDeepLink = publicRoute('POST /api/v1/lti/deep-link', async (input) => {
+  const urls = toolUrls(input.event)
+  try {
+    const { tenant, message } = await verified(input, 'deep_link')
+    if (!message.registration.deepLinking)
+      throw new LaunchRefused('SamlNotConfigured', 'deep linking is off for this registration')
+    const response = await deepLinkingResponse(tenant, message, urls)
+    if (!response) throw new LaunchRefused('SamlInvalidAssertion', 'deep_link_return_url missing')
+    return pages.autoSubmitForm(response.returnUrl, response.jwt, pages.frameAncestorsFor(urls.origin))
+  } catch (err) {
+    return refused(input, err, 'deep-link')
+  }
+})
+
+/** The JWK Set itself (not the envelope): platforms read it as RFC 7517 defines it. */
+export const getJwks = publicRoute('GET /api/v1/lti/.well-known/jwks.json', async ({ event }) => {
+  const tenant = await resolveTenant(event)
+  return {
+    statusCode: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+    body: JSON.stringify(await publishedJwks(tenant)),
+  }
+})
+
+export const getLoginPage = publicRoute('GET /login', async ({ event, query }) => {
+  const code = query.error
+  const shown = launchErrorCodes.find((c) => c === code)
+  return pages.loginPage(
+    code === undefined ? undefined : (shown ?? 'SamlInvalidAssertion'),
+    pages.frameAncestorsFor(toolUrls(event).origin),
+  )
+})
+
+/** The learner of the session, or the login page (a missing or expired session says so by code). */
+async function learner(event: HttpEvent) {
+  const tenant = await resolveTenant(event)
+  const user = await sessionUser(tenant, cookies(event).get(SESSION_COOKIE))
+  return { tenant, user }
+}
+
+export const getCatalog = publicRoute('GET /catalog', async ({ event }) => {
+  const frame = pages.frameAncestorsFor(toolUrls(event).origin)
+  const { tenant, user } = await learner(event)
+  if (!user) return pages.loginPage('SamlInvalidAssertion', frame)
+  return pages.catalogPage(await catalog(tenant), frame)
+})
+
+export const getCourse = publicRoute('GET /learn/{id}', async ({ event, path }) => {
+  const frame = pages.frameAncestorsFor(toolUrls(event).origin)
+  const { tenant, user } = await learner(event)
+  if (!user) return pages.loginPage('SamlInvalidAssertion', frame)
+  const view = await coursePage(tenant, user, path.id ?? '')
+  if (view.kind === 'not_found') return pages.html(404, 'Not found', '<h1>Course not found</h1>', frame)
+  if (view.kind === 'refused')
+    return pages.html(
+      409,
+      'Not available',
+      `<h1>This course is not available</h1><p class="error">${pages.esc(view.code)}</p>`,
+      frame,
+    )
+  return pages.coursePage(view, frame)
+})
+
+export const handler = httpStack([
+  getLogin,
+  postLogin,
+  postLaunch,
+  postDeepLink,
+  getJwks,
+  getLoginPage,
+  getCatalog,
+  getCourse,
+])
