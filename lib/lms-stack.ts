@@ -151,6 +151,21 @@ export class LmsStack extends Stack {
     new CfnOutput(this, 'PlatformMetricsSecretArn', { value: secret.secretArn })
   }
 
+  /**
+   * The LTI tool's private signing keys are sealed under a secret of their own, read by the LTI
+   * group alone (decision 0020); the login states and nonces expire through the table's TTL.
+   */
+  private addLtiToolKeySecret(): void {
+    const fn = this.functions.get('lti')
+    if (!fn) return
+    const secret = new Secret(this, 'LtiToolKeySecret', {
+      description: 'Key material that seals the LTI tool private keys at rest',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    })
+    fn.addEnvironment('LMS_LTI_KEY_SECRET_ARN', secret.secretArn)
+    secret.grantRead(fn)
+  }
+
   constructor(scope: Construct, id: string, props: LmsStackProps) {
     super(scope, id, props)
 
@@ -245,6 +260,7 @@ export class LmsStack extends Stack {
     this.addWorkers(environment, functionsDir)
     this.addAddressPseudonyms()
     this.addPlatformMetricsSecret()
+    this.addLtiToolKeySecret()
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })
     new CfnOutput(this, 'TenantUrl', { value: `https://<tenant>.${props.serviceHost}/api/v1` })

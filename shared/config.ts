@@ -52,6 +52,12 @@ export interface Config {
    * address counted). Unset locally, where they derive from the encryption key.
    */
   readonly pseudonymSecretArn: string | undefined
+  /**
+   * In AWS: the secret that keys the sealing of the LTI tool's private keys (read once, at first
+   * use), so the LTI group never holds the key of the other secrets at rest. Unset locally, where
+   * that key derives from the encryption key.
+   */
+  readonly ltiKeySecretArn: string | undefined
   /** Seconds before webhook attempts 2..5 (the spec's 30 s, 1, 2, 4 min; shortened in tests). */
   readonly webhookRetryDelays: readonly number[]
   readonly webhookTimeoutMs: number
@@ -110,6 +116,7 @@ function readConfig(): Config {
     encryptionKey: key('LMS_ENCRYPTION_KEY'),
     encryptionSecretArn: optional('LMS_ENCRYPTION_SECRET_ARN'),
     pseudonymSecretArn: optional('LMS_PSEUDONYM_SECRET_ARN'),
+    ltiKeySecretArn: optional('LMS_LTI_KEY_SECRET_ARN'),
     webhookRetryDelays: delays('LMS_WEBHOOK_RETRY_DELAYS', [30, 60, 120, 240]),
     webhookTimeoutMs: int('LMS_WEBHOOK_TIMEOUT_MS', 10_000),
     webhooksQueueUrl: optional('LMS_WEBHOOKS_QUEUE_URL'),

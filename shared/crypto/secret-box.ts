@@ -24,6 +24,19 @@ const key = once(async () => {
   return fromSecretsManager(config.encryptionSecretArn)
 })
 
+/**
+ * The LTI tool's private keys are sealed under a key of their own: in AWS from a secret only the
+ * LTI group reads (it never holds the key that opens webhook or record-store secrets), locally
+ * derived from the encryption key.
+ */
+const ltiToolKey = once(async () =>
+  config.ltiKeySecretArn
+    ? fromSecretsManager(config.ltiKeySecretArn)
+    : Buffer.from(hkdfSync('sha256', await key(), Buffer.alloc(0), 'lms/lti-tool-key/v1', 32)),
+)
+
+const keyFor = (sealedFor: SealedFor) => (sealedFor.purpose === 'lti-tool-key' ? ltiToolKey() : key())
+
 /** What a sealed value belongs to: it opens only for the very same purpose, tenant and record. */
 export interface SealedFor {
   readonly purpose: 'webhook-signing-secret' | 'record-store-secret' | 'lti-tool-key'
@@ -51,7 +64,7 @@ function associatedData(sealedFor: SealedFor): Buffer {
 
 export async function seal(plaintext: string, sealedFor: SealedFor): Promise<string> {
   const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', await key(), iv)
+  const cipher = createCipheriv('aes-256-gcm', await keyFor(sealedFor), iv)
   cipher.setAAD(associatedData(sealedFor))
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
   return [FORMAT, ...[iv, cipher.getAuthTag(), body].map((p) => p.toString('base64url'))].join('.')
@@ -64,7 +77,7 @@ export async function open(sealed: string, sealedFor: SealedFor): Promise<string
     throw new SealedValueError('Sealed in format v1, which is bound to no record: seal the secret again')
   if (version !== FORMAT || iv === undefined || tag === undefined || body === undefined || rest.length > 0)
     throw new SealedValueError('Not a sealed value')
-  const secretKey = await key()
+  const secretKey = await keyFor(sealedFor)
   try {
     const decipher = createDecipheriv('aes-256-gcm', secretKey, Buffer.from(iv, 'base64url'))
     decipher.setAAD(associatedData(sealedFor))

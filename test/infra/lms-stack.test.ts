@@ -244,8 +244,8 @@ describe('Construct: LmsStack', () => {
       })
     }
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' })
-    // The key of secrets at rest, the key of the client addresses' pseudonyms, the billing secret.
-    template.resourceCountIs('AWS::SecretsManager::Secret', 3)
+    // The key of secrets at rest, the pseudonyms' key, the billing secret and the LTI tool-key seal.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 4)
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -545,14 +545,13 @@ describe('Construct: LmsStack', () => {
     }
   })
 
-  it('lets no route group read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret, billing only its platform secret', () => {
+  it('lets no route group read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret, billing only its platform secret, the LTI group only its tool-key secret', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
     const secrets = Object.keys(template.findResources('AWS::SecretsManager::Secret'))
     const pseudonymSecret = secrets.find((id) => id.startsWith('PseudonymSecret'))
     const platformSecret = secrets.find((id) => id.startsWith('PlatformMetricsSecret'))
-    const readsOnly = (group: RouteGroup) =>
-      counting.has(group) ? [pseudonymSecret] : group === 'billing' ? [platformSecret] : []
+    const ltiSecret = secrets.find((id) => id.startsWith('LtiToolKeySecret'))
     const counting = new Set(routes.filter((r) => r.scope !== null || r.perIp).map((r) => r.group))
 
     for (const group of routeGroups) {
@@ -563,10 +562,16 @@ describe('Construct: LmsStack', () => {
       }
 
       // Assess
-      expect(reads, `${group} reads`).toEqual(readsOnly(group))
+      const expected = [
+        ...(counting.has(group) ? [pseudonymSecret] : []),
+        ...(group === 'billing' ? [platformSecret] : []),
+        ...(group === 'lti' ? [ltiSecret] : []),
+      ]
+      expect(reads, `${group} reads`).toEqual(expected)
       expect('LMS_PLATFORM_METRICS_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(
         group === 'billing',
       )
+      expect('LMS_LTI_KEY_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(group === 'lti')
       expect('LMS_ENCRYPTION_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(false)
       expect('LMS_PSEUDONYM_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(
         counting.has(group),
@@ -589,5 +594,33 @@ describe('Construct: LmsStack', () => {
     template.hasOutput('TableName', { Value: { Ref: tableId } })
     template.hasOutput('TenantUrl', { Value: `https://<tenant>.${serviceHost}/api/v1` })
     expect(JSON.stringify(outputs)).not.toContain(JSON.stringify([apiId, 'ApiEndpoint']))
+  })
+  it('routes the LTI endpoints and the learner pages to the lti function, keyless, on the tenant domain', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const ltiRoutes = routes.filter((r) => r.group === 'lti').map(routeKey)
+
+    // Act
+    const keys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey as string,
+    )
+
+    // Assess
+    expect(ltiRoutes).toEqual([
+      'GET /api/v1/lti/login',
+      'POST /api/v1/lti/login',
+      'POST /api/v1/lti/launch',
+      'POST /api/v1/lti/deep-link',
+      'GET /api/v1/lti/.well-known/jwks.json',
+      'GET /learn/{id}',
+      'GET /catalog',
+      'GET /login',
+    ])
+    expect(keys).toEqual(expect.arrayContaining(ltiRoutes))
+    // The table's TTL clears login states and nonces no launch used.
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      TimeToLiveSpecification: { AttributeName: tableSchema.ttlAttribute, Enabled: true },
+    })
+    expect(allowedActions(template, stack, 'lti')).toEqual(expect.arrayContaining(['dynamodb:DeleteItem']))
   })
 })
