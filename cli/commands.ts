@@ -21,6 +21,7 @@ import { lrsCommands } from './lrs-commands.ts'
 import { ltiCommands } from './lti-commands.ts'
 import { courseCommands, learnerCommands } from './learning-commands.ts'
 import { webhookCommands } from './webhook-commands.ts'
+import { mailCommands } from './mail-commands.ts'
 import { at, optionalInt, tenantOf, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
@@ -203,6 +204,7 @@ export async function run(args: Parsed): Promise<unknown> {
     webhookCommands,
     lrsCommands,
     ltiCommands,
+    mailCommands,
   ]
   // Three-word commands (`lti deployment add`) before two-word ones.
   const find = (n: string) => groupsOfCommands.map((g) => g[n]).find((c) => c !== undefined)

@@ -64,6 +64,8 @@ async function main(): Promise<void> {
   if (webhooks) process.env.LMS_WEBHOOKS_QUEUE_URL = webhooks.url
   const xapi = stores.queues.xapi
   if (xapi) process.env.LMS_XAPI_QUEUE_URL = xapi.url
+  const notifications = stores.queues.notifications
+  if (notifications) process.env.LMS_NOTIFICATIONS_QUEUE_URL = notifications.url
 
   const { ensureDemoTenant } = await import('./demo-tenant.ts')
   const { startGateway } = await import('./gateway.ts')
@@ -85,7 +87,7 @@ async function main(): Promise<void> {
     process.stdout.write(`demo tenant: ${demo.slug}  admin API key (shown once): ${demo.key}\n`)
   }
   process.stdout.write(
-    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint, webhooksQueue: webhooks?.url, xapiQueue: xapi?.url })}\n`,
+    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint, webhooksQueue: webhooks?.url, xapiQueue: xapi?.url, notificationsQueue: notifications?.url })}\n`,
   )
   process.stdout.write(`lms listening on ${url} (tenants at <slug>.${serviceHost})\n`)
 }

@@ -84,7 +84,9 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       return
     }
     iterators.set(shardId, out.NextShardIterator)
-    const relayedAny = records.some((r) => r.dynamodb?.NewImage?.type?.S === 'event')
+    const relayedAny = records.some((r) =>
+      ['event', 'notification'].includes(r.dynamodb?.NewImage?.type?.S ?? ''),
+    )
     const lastSeq = records.at(-1)?.dynamodb?.SequenceNumber
     // Checkpoint writes are stream records too: write one only after a batch that carried events.
     if (relayedAny && lastSeq) await putCheckpoint(shardId, lastSeq)

@@ -3,6 +3,7 @@ import { handler as relay } from '../functions/workers/outbox-relay/handler.ts'
 import { handler as webhookWorker } from '../functions/workers/webhook-delivery/handler.ts'
 import { handler as sweeper } from '../functions/workers/outbox-sweeper/handler.ts'
 import { handler as xapiWorker } from '../functions/workers/xapi-delivery/handler.ts'
+import { handler as notificationWorker } from '../functions/workers/notification-delivery/handler.ts'
 import { startQueuePoller } from './queue-poller.ts'
 import type { RunningStores } from './stores.ts'
 import { startStreamPoller } from './stream-poller.ts'
@@ -29,6 +30,7 @@ export function startWorkers(options: {
   const pollers = [
     { queue: stores.queues.webhooks, handler: webhookWorker },
     { queue: stores.queues.xapi, handler: xapiWorker },
+    { queue: stores.queues.notifications, handler: notificationWorker },
   ]
   for (const { queue, handler } of pollers) {
     if (!queue) continue

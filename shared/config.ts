@@ -72,6 +72,18 @@ export interface Config {
   readonly platformMetricsSecret: string | undefined
   /** In AWS: the Secrets Manager secret holding it (read once, at the first billing request). */
   readonly platformMetricsSecretArn: string | undefined
+  /** Notifications to render and send (the relay fills it, the notifications worker empties it). */
+  readonly notificationsQueueUrl: string | undefined
+  /** How e-mail leaves: Amazon SES v2 in AWS, or the local sink `lms mail list` reads. */
+  readonly mailTransport: 'ses' | 'sink'
+  /** The sender address, a verified SES identity in AWS. */
+  readonly mailFrom: string
+  /** The SES configuration set every message is sent with (event publishing, suppression). */
+  readonly sesConfigurationSet: string | undefined
+  /** Set to reach an SES emulator (LocalStack); undefined in AWS. */
+  readonly sesEndpoint: string | undefined
+  /** Where contact requests are forwarded; unset, they are only kept for `lms contact list`. */
+  readonly operatorEmail: string | undefined
 }
 
 function delays(name: string, fallback: readonly number[]): readonly number[] {
@@ -126,7 +138,23 @@ function readConfig(): Config {
     outboxSweepAfterMs: int('LMS_OUTBOX_SWEEP_AFTER_MS', 60_000),
     platformMetricsSecret: optional('LMS_PLATFORM_METRICS_SECRET'),
     platformMetricsSecretArn: optional('LMS_PLATFORM_METRICS_SECRET_ARN'),
+    ...mailConfig(),
   }
+}
+
+function mailConfig() {
+  const transport = str('LMS_MAIL_TRANSPORT', 'sink')
+  if (transport !== 'ses' && transport !== 'sink') {
+    throw new Error('Environment variable LMS_MAIL_TRANSPORT must be ses or sink')
+  }
+  return {
+    notificationsQueueUrl: optional('LMS_NOTIFICATIONS_QUEUE_URL'),
+    mailTransport: transport,
+    mailFrom: str('LMS_MAIL_FROM', `no-reply@${str('LMS_SERVICE_HOST', 'localhost').toLowerCase()}`),
+    sesConfigurationSet: optional('LMS_SES_CONFIGURATION_SET'),
+    sesEndpoint: optional('LMS_SES_ENDPOINT'),
+    operatorEmail: optional('LMS_OPERATOR_EMAIL'),
+  } as const
 }
 
 export const config: Config = readConfig()

@@ -4,7 +4,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { ContactInput, ContactRequest } from '../domain/contact.ts'
+import { config } from '../config.ts'
 import { ConflictError } from '../domain/errors.ts'
+import { newNotification, type Notification } from '../domain/events.ts'
 import { RESERVED_SLUGS, type SignupInput } from '../domain/tenants/signup.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
 import type { User } from '../domain/users/user.ts'
@@ -40,8 +42,23 @@ export async function submitContact(input: ContactInput, at = nowIso()): Promise
     message: input.message,
     receivedAt: at,
   }
-  await insertContactRequest(request)
+  await insertContactRequest(request, operatorNotification(request))
   return request
+}
+
+/** The request forwarded to the operators' address, recorded with it (none when no address is configured). */
+function operatorNotification(r: ContactRequest): Notification | undefined {
+  if (!config.operatorEmail) return undefined
+  const data = {
+    contactId: r.id,
+    name: r.name,
+    email: r.email,
+    company: r.company,
+    subject: r.subject,
+    message: r.message,
+    receivedAt: r.receivedAt,
+  }
+  return newNotification('contact_request', null, data, r.receivedAt, config.operatorEmail)
 }
 
 export function listContact(limit: number): Promise<ContactRequest[]> {

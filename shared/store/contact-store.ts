@@ -2,10 +2,13 @@
 import type { PutCommandInput, QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import * as v from 'valibot'
 import type { ContactRequest } from '../domain/contact.ts'
+import type { Notification } from '../domain/events.ts'
 import { putItem, queryUpTo } from './db.ts'
 import { decodeItem, nullable } from './decode.ts'
 import { cond, queryExpression } from './expression.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
+import { contactNotificationPut } from './outbox-items.ts'
+import { commit } from './transaction.ts'
 
 const RETENTION_SECONDS = 180 * 86_400
 
@@ -36,13 +39,20 @@ export function contactPutParams(r: ContactRequest): Omit<PutCommandInput, 'Tabl
   }
 }
 
-export async function insertContactRequest(r: ContactRequest): Promise<void> {
-  await putItem(contactPutParams(r))
+/** The request, and with it (in one transaction) its notification to the operators when there is one. */
+export async function insertContactRequest(r: ContactRequest, notification?: Notification): Promise<void> {
+  if (!notification) return putItem(contactPutParams(r))
+  await commit([{ item: { Put: contactPutParams(r) } }, { item: contactNotificationPut(notification) }])
 }
 
-/** Newest first. */
+/** Newest first (the partition also holds the requests' outbox notifications). */
 export function contactQueryParams(): Omit<QueryCommandInput, 'TableName'> {
-  return { ...queryExpression({ key: cond.eq('pk', keys.contactPartition) }), ScanIndexForward: false }
+  return {
+    ...queryExpression({
+      key: cond.and(cond.eq('pk', keys.contactPartition), cond.beginsWith('sk', keys.contactRequestPrefix)),
+    }),
+    ScanIndexForward: false,
+  }
 }
 
 /** Newest first, up to `limit`. */

@@ -33,6 +33,12 @@ export const keys = {
     sk: `CONTACT#${createdAt}#${id}`,
   }),
   contactPartition: 'PLATFORM#CONTACT',
+  contactRequestPrefix: 'CONTACT#',
+  /** A contact request's notification to the operators: its outbox item, next to the request. */
+  contactOutbox: (createdAt: string, id: string): Key => ({
+    pk: 'PLATFORM#CONTACT',
+    sk: `OUTBOX#${createdAt}#${id}`,
+  }),
 
   tenantPartition: tp,
   counters: (t: TenantContext): Key => ({ pk: tp(t), sk: 'COUNTERS' }),
@@ -162,6 +168,19 @@ export const keys = {
   outboxPrefix: 'OUTBOX#',
   /** gsi1 partition of outbox events not yet relayed (sparse: relaying removes them from it). */
   pendingOutboxPk: 'OUTBOX#PENDING',
+  /** gsi1 partition of outbox notifications not yet relayed to the notifications queue. */
+  pendingNotificationsPk: 'OUTBOX#PENDING#MAIL',
+  /**
+   * One per notification and recipient, in the notification's partition: the claim that makes a
+   * redelivered message send nothing twice (shared/store/mail-store.ts).
+   */
+  mailMarker: (partition: string, notificationId: string, recipientKey: string): Key => ({
+    pk: partition,
+    sk: `MAILSENT#${notificationId}#${recipientKey}`,
+  }),
+  /** The local mail sink (`lms mail list`): what would have been sent, newest last. */
+  mailSinkPartition: 'MAILSINK',
+  mailSink: (sentAt: string, id: string): Key => ({ pk: 'MAILSINK', sk: `MAIL#${sentAt}#${id}` }),
   outboxEvent: (t: Pick<TenantContext, 'id'>, createdAt: string, eventId: string): Key => ({
     pk: tp(t),
     sk: `OUTBOX#${createdAt}#${eventId}`,

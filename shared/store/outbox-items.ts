@@ -6,7 +6,7 @@
 import type { DomainEvent, Effects, Notification } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { TransactItem } from './db.ts'
-import { indexes, keys, TTL_ATTRIBUTE } from './keys.ts'
+import { indexes, keys, TTL_ATTRIBUTE, type Key } from './keys.ts'
 import type { Step } from './transaction.ts'
 
 /** Outbox items outlive any relay backlog, then expire. */
@@ -37,21 +37,32 @@ export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
 }
 
 export function notificationPut(tenant: TenantContext, n: Notification): TransactItem {
+  return { Put: { Item: notificationItem(keys.outboxEvent(tenant, n.createdAt, n.id), tenant.id, n) } }
+}
+
+/** A contact request's notification to the operators: in the platform's contact partition. */
+export function contactNotificationPut(n: Notification): TransactItem {
+  return { Put: { Item: notificationItem(keys.contactOutbox(n.createdAt, n.id), null, n) } }
+}
+
+/**
+ * A notification waits in its own sparse pending index (as events do in theirs) until the relay
+ * has queued it, so the sweeper sends what the stream never relayed.
+ */
+function notificationItem(key: Key, tenantId: string | null, n: Notification) {
   return {
-    Put: {
-      Item: {
-        ...keys.outboxEvent(tenant, n.createdAt, n.id),
-        type: 'notification',
-        tenant_id: tenant.id,
-        notification_id: n.id,
-        template: n.template,
-        user_id: n.userId,
-        ...(n.email === undefined ? {} : { email: n.email }),
-        created_at: n.createdAt,
-        data: n.data,
-        [TTL_ATTRIBUTE]: expiry(n.createdAt),
-      },
-    },
+    ...key,
+    type: 'notification',
+    tenant_id: tenantId,
+    notification_id: n.id,
+    template: n.template,
+    user_id: n.userId,
+    ...(n.email === undefined ? {} : { email: n.email }),
+    created_at: n.createdAt,
+    data: n.data,
+    [indexes.gsi1.pk]: keys.pendingNotificationsPk,
+    [indexes.gsi1.sk]: keys.sortKey(n.createdAt, n.id),
+    [TTL_ATTRIBUTE]: expiry(n.createdAt),
   }
 }
 

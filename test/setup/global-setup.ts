@@ -18,6 +18,7 @@ declare module 'vitest' {
     webhooksQueueUrl: string
     xapiQueueUrl: string
     platformMetricsSecret: string
+    notificationsQueueUrl: string
   }
 }
 
@@ -36,6 +37,7 @@ interface ReadyLine {
   emulator: string
   webhooksQueue: string
   xapiQueue: string
+  notificationsQueue: string
 }
 
 export async function setup(project: TestProject): Promise<void> {
@@ -60,6 +62,8 @@ export async function setup(project: TestProject): Promise<void> {
       LMS_WEBHOOK_TIMEOUT_MS: '1500',
       LMS_XAPI_RETRY_DELAYS: '1,1,1,1',
       LMS_XAPI_TIMEOUT_MS: '1500',
+      // Contact requests are forwarded here (the mail sink shows them).
+      LMS_OPERATOR_EMAIL: 'operators@lms.test',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -88,6 +92,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('webhooksQueueUrl', ready.webhooksQueue)
   project.provide('xapiQueueUrl', ready.xapiQueue)
   project.provide('platformMetricsSecret', platformMetricsSecret)
+  project.provide('notificationsQueueUrl', ready.notificationsQueue)
 }
 
 export async function teardown(): Promise<void> {

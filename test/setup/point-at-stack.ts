@@ -18,6 +18,8 @@ process.env.LMS_WEBHOOK_TIMEOUT_MS = '1500'
 process.env.LMS_XAPI_QUEUE_URL = inject('xapiQueueUrl')
 process.env.LMS_XAPI_RETRY_DELAYS = '1,1,1,1'
 process.env.LMS_XAPI_TIMEOUT_MS = '1500'
+process.env.LMS_NOTIFICATIONS_QUEUE_URL = inject('notificationsQueueUrl')
+process.env.LMS_OPERATOR_EMAIL = 'operators@lms.test'
 
 // Receivers, record stores and stacks a test started are closed after it, whether it passed or not.
 afterEach(closeOpenReceivers)

@@ -12,6 +12,7 @@ import { mapLimit } from '../../../shared/concurrency.ts'
 import { errorFields, log } from '../../../shared/log.ts'
 import { relay } from '../../../shared/services/relay-service.ts'
 import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox-store.ts'
+import { relayNotificationRecords } from './notification-records.ts'
 
 const CONCURRENCY = 16
 
@@ -35,7 +36,7 @@ export const handler = async (stream: DynamoDBStreamEvent): Promise<DynamoDBBatc
     const pending = pendingOf(record)
     return pending ? [{ index, record, pending }] : []
   })
-  let firstFailed: number | undefined
+  let firstFailed = await relayNotificationRecords(stream.Records)
   await mapLimit(work, CONCURRENCY, async (item) => {
     try {
       await relay(item.pending)

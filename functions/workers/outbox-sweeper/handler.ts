@@ -1,4 +1,8 @@
 /** The outbox sweeper: on a schedule (every minute in AWS, every few seconds locally). */
+import { sweepNotifications } from '../../../shared/services/notification-relay.ts'
 import { sweep } from '../../../shared/services/relay-service.ts'
 
-export const handler = async (): Promise<{ relayed: number }> => ({ relayed: await sweep() })
+export const handler = async (): Promise<{ relayed: number; notifications: number }> => ({
+  relayed: await sweep(),
+  notifications: await sweepNotifications(),
+})
