@@ -1,0 +1,188 @@
+/**
+ * The notifications worker in-process against the test stack's table, with the SES client mocked
+ * only to inject faults: a throttled send is retried (not lost, not doubled), copies of one message
+ * at the same time send once, a deactivated learner is skipped, and no log line holds an address,
+ * a name or a body.
+ */
+import { randomUUID } from 'node:crypto'
+import { SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2'
+import { mockClient } from 'aws-sdk-client-mock'
+import type { SQSEvent } from 'aws-lambda'
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { handler as notificationWorker } from '../../functions/workers/notification-delivery/handler.ts'
+import { newNotification, type Notification } from '../../shared/domain/events.ts'
+import { ses, sesSender } from '../../shared/mail/ses-sender.ts'
+import { sendNotification } from '../../shared/services/mail-service.ts'
+import type { NotificationMessage } from '../../shared/services/notification-relay.ts'
+import { listSinkMail, markerParams } from '../../shared/store/mail-store.ts'
+import { getItem } from '../../shared/store/db.ts'
+import { user } from '../helpers/learning.ts'
+import { newTenant } from '../helpers/tenants.ts'
+
+vi.mock('../../shared/config.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../shared/config.ts')>()
+  return {
+    ...actual,
+    config: {
+      ...actual.config,
+      logLevel: 'info',
+      sesConfigurationSet: 'lms-mail',
+      mailFrom: 'no-reply@lms.test',
+    },
+  }
+})
+
+const sesMock = mockClient(ses)
+let stdout: MockInstance<typeof process.stdout.write>
+beforeEach(() => {
+  sesMock.reset()
+  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+})
+afterEach(() => stdout.mockRestore())
+
+const logText = () => stdout.mock.calls.map(([chunk]) => String(chunk)).join('')
+
+const confirmation = (tenantId: string, userId: string): NotificationMessage => ({
+  tenantId,
+  notification: newNotification(
+    'enrollment_confirmation',
+    userId,
+    { enrollmentId: randomUUID(), courseId: randomUUID(), courseTitle: 'Fire Safety', status: 'active' },
+    new Date().toISOString(),
+  ) as Notification,
+})
+
+const sqsEvent = (msg: NotificationMessage, copies: number): SQSEvent => ({
+  Records: Array.from({ length: copies }, (_, i) => ({
+    messageId: `m${i}`,
+    receiptHandle: `r${i}`,
+    body: JSON.stringify(msg),
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: '0',
+      SenderId: 'test',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-notifications',
+    awsRegion: 'us-east-1',
+  })),
+})
+
+describe('Worker: notification delivery (in-process)', () => {
+  it('retries a send SES throttled: the message comes back and the mail goes out once', async () => {
+    // Prepare
+    const t = await newTenant()
+    const learner = await user(t, { locale: 'fr-CA', first_name: 'Zoé' })
+    const msg = confirmation(t.tenant.id, learner.id)
+    sesMock
+      .on(SendEmailCommand)
+      .rejectsOnce(
+        new TooManyRequestsException({ $metadata: {}, message: `Rate exceeded for ${learner.email}` }),
+      )
+      .resolves({ MessageId: 'ses-1' })
+
+    // Act
+    const first = sendNotification(msg, sesSender)
+    await expect(first).rejects.toMatchObject({ name: 'MailNotSent' })
+    await sendNotification(msg, sesSender)
+    await sendNotification(msg, sesSender)
+
+    // Assess: two attempts, the second accepted; the redelivery after it sends nothing
+    const calls = sesMock.commandCalls(SendEmailCommand)
+    expect(calls).toHaveLength(2)
+    const input = calls[1]?.args[0].input
+    expect(input).toMatchObject({
+      FromEmailAddress: 'no-reply@lms.test',
+      Destination: { ToAddresses: [learner.email] },
+      ConfigurationSetName: 'lms-mail',
+      Content: { Simple: { Subject: { Data: 'Inscription confirmée : Fire Safety', Charset: 'UTF-8' } } },
+    })
+    expect(input?.Content?.Simple?.Body?.Html?.Data).toContain('<html lang="fr-CA">')
+    const p = markerParams.get({
+      partition: `T#${t.tenant.id}`,
+      notificationId: msg.notification.id,
+      recipientKey: learner.id,
+    })
+    expect(await getItem(p.Key, { ConsistentRead: true })).toMatchObject({
+      status: 'sent',
+      message_id: 'ses-1',
+    })
+    const logs = logText()
+    expect(logs).toContain('"msg":"mail not sent"')
+    expect(logs).toContain('"msg":"mail sent"')
+    expect(logs).not.toContain(learner.email)
+    expect(logs).not.toContain('Zoé')
+    expect(logs).not.toContain('Fire Safety')
+  })
+
+  it('sends once when copies of one message are handled at the same time', async () => {
+    // Prepare
+    const t = await newTenant()
+    const learner = await user(t)
+    const msg = confirmation(t.tenant.id, learner.id)
+
+    // Act: five copies in one batch, then one more copy later
+    const batch = await notificationWorker(sqsEvent(msg, 5))
+    const again = await notificationWorker(sqsEvent(msg, 1))
+
+    // Assess: copies that found the claim held come back (reported), none sends a second mail
+    expect(batch.batchItemFailures.length).toBeLessThan(5)
+    expect(again).toEqual({ batchItemFailures: [] })
+    const mails = await listSinkMail({ tenantId: t.tenant.id, to: learner.email })
+    expect(mails).toHaveLength(1)
+    expect(mails[0]).toMatchObject({
+      template: 'enrollment_confirmation',
+      locale: 'en',
+      notificationId: msg.notification.id,
+    })
+  })
+
+  it('skips a learner deactivated before the mail went out, and records why', async () => {
+    // Prepare
+    const t = await newTenant()
+    const learner = await user(t, { is_active: false })
+    const msg = confirmation(t.tenant.id, learner.id)
+
+    // Act
+    await sendNotification(msg, sesSender)
+
+    // Assess
+    expect(sesMock.commandCalls(SendEmailCommand)).toHaveLength(0)
+    const p = markerParams.get({
+      partition: `T#${t.tenant.id}`,
+      notificationId: msg.notification.id,
+      recipientKey: learner.id,
+    })
+    expect(await getItem(p.Key, { ConsistentRead: true })).toMatchObject({
+      status: 'skipped',
+      reason: 'user_inactive',
+    })
+    expect(logText()).toContain('"reason":"user_inactive"')
+  })
+
+  it('does not send again a message SES rejected for good, and says so by the error name only', async () => {
+    // Prepare
+    const t = await newTenant()
+    const learner = await user(t)
+    const msg = confirmation(t.tenant.id, learner.id)
+    sesMock
+      .on(SendEmailCommand)
+      .rejects(
+        Object.assign(new Error(`Email address is not verified: ${learner.email}`), {
+          name: 'MessageRejected',
+        }),
+      )
+
+    // Act
+    await sendNotification(msg, sesSender)
+    await sendNotification(msg, sesSender)
+
+    // Assess
+    expect(sesMock.commandCalls(SendEmailCommand)).toHaveLength(1)
+    expect(logText()).toContain('"transportError":"MessageRejected"')
+    expect(logText()).not.toContain(learner.email)
+  })
+})
