@@ -12,4 +12,6 @@ new LmsStack(app, ctx('stackName') ?? 'Lms', {
   serviceHost: ctx('serviceHost') ?? 'lms.example.com',
   certificateArn: ctx('certificateArn'),
   corporateOrigin: ctx('corporateOrigin') ?? 'https://www.example.com',
+  mailFrom: ctx('mailFrom'),
+  operatorEmail: ctx('operatorEmail'),
 })

@@ -18,6 +18,7 @@ import type { Construct } from 'constructs'
 import { join } from 'node:path'
 import { fallbackGroup, routeGroups, routes, type RouteGroup } from '../shared/routes.ts'
 import { queueNames, tableSchema } from '../shared/store/table-schema.ts'
+import { addMailWorker } from './mail-worker.ts'
 import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
 
@@ -30,10 +31,17 @@ export interface LmsStackProps extends StackProps {
   readonly corporateOrigin: string
   /** Where the handler modules live; @default <repo>/functions */
   readonly functionsDir?: string
+  /**
+   * The sender address of every e-mail; its domain (or the address itself) must be a verified SES
+   * identity of the account. @default no-reply@<serviceHost>
+   */
+  readonly mailFrom?: string
+  /** Where contact requests are forwarded; unset, they are only kept (lms contact list). */
+  readonly operatorEmail?: string
 }
 
 /** The queues that have a worker (the others wait for theirs). */
-const workerQueues: ReadonlySet<string> = new Set(['webhooks', 'xapi'])
+const workerQueues: ReadonlySet<string> = new Set(['webhooks', 'xapi', 'notifications'])
 
 /** Route groups that only read the table (everything else writes: counters, rate limits). */
 const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback', 'billing'])
@@ -47,7 +55,7 @@ export class LmsStack extends Stack {
    * The outbox relay (stream), its sweeper (schedule), and the webhook and statement workers (each
    * behind its queue). Both workers queue their own next attempts as delayed messages.
    */
-  private addWorkers(environment: Record<string, string>, functionsDir: string): void {
+  private addWorkers(environment: Record<string, string>, functionsDir: string, mailFrom: string): void {
     const secret = new Secret(this, 'EncryptionSecret', {
       description: 'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
@@ -74,11 +82,19 @@ export class LmsStack extends Stack {
       webhooks.queue.grantSendMessages(deliveriesApi)
     }
 
-    // The relay and the sweeper fan events out to both queues.
+    const notifications = addMailWorker(this, {
+      environment,
+      entry: join(functionsDir, 'workers', 'notification-delivery', 'handler.ts'),
+      mailFrom,
+    })
+    notifications.worker.fn.bindTable(this.table, 'readWrite')
+
+    // The relay and the sweeper fan events out to both queues, and notifications to theirs.
     const relayEnv = {
       ...environment,
       LMS_WEBHOOKS_QUEUE_URL: webhooks.queue.queueUrl,
       LMS_XAPI_QUEUE_URL: statements.queue.queueUrl,
+      LMS_NOTIFICATIONS_QUEUE_URL: notifications.worker.queue.queueUrl,
     }
     const fanOutWorker = (name: string) => {
       const fn = new RouteGroupFunction(this, `${name}Function`, {
@@ -89,6 +105,7 @@ export class LmsStack extends Stack {
       fn.bindTable(this.table, 'readWrite')
       webhooks.queue.grantSendMessages(fn)
       statements.queue.grantSendMessages(fn)
+      notifications.worker.queue.grantSendMessages(fn)
       return fn
     }
 
@@ -104,6 +121,10 @@ export class LmsStack extends Stack {
           FilterCriteria.filter({
             eventName: FilterRule.isEqual('INSERT'),
             dynamodb: { NewImage: { type: { S: FilterRule.isEqual('event') } } },
+          }),
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { type: { S: FilterRule.isEqual('notification') } } },
           }),
         ],
       }),
@@ -257,7 +278,10 @@ export class LmsStack extends Stack {
       this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration })
     }
 
-    this.addWorkers(environment, functionsDir)
+    this.addWorkers(environment, functionsDir, props.mailFrom ?? `no-reply@${props.serviceHost}`)
+    // The contact route records its notification to the operators' address.
+    const publicFn = functions.get('public')
+    if (publicFn && props.operatorEmail) publicFn.addEnvironment('LMS_OPERATOR_EMAIL', props.operatorEmail)
     this.addAddressPseudonyms()
     this.addPlatformMetricsSecret()
     this.addLtiToolKeySecret()

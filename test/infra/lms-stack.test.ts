@@ -204,7 +204,13 @@ describe('Construct: LmsStack', () => {
     // Assess
     expect(new Set(routeGroups).size).toBe(routeGroups.length)
     expect([...stack.functions.keys()].sort()).toEqual([...routeGroups].sort())
-    const workers = ['outbox-relay', 'outbox-sweeper', 'webhook-delivery', 'xapi-delivery']
+    const workers = [
+      'outbox-relay',
+      'outbox-sweeper',
+      'webhook-delivery',
+      'xapi-delivery',
+      'notification-delivery',
+    ]
     template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length)
     expect(Object.keys(matching)).toHaveLength(routeGroups.length + workers.length)
     expect(Object.keys(matching)).toEqual(
@@ -224,6 +230,9 @@ describe('Construct: LmsStack', () => {
       FilterCriteria: {
         Filters: [
           { Pattern: Match.stringLikeRegexp('"eventName":\\["INSERT"\\].*"type":\\{"S":\\["event"\\]') },
+          {
+            Pattern: Match.stringLikeRegexp('"eventName":\\["INSERT"\\].*"type":\\{"S":\\["notification"\\]'),
+          },
         ],
       },
     })
@@ -236,7 +245,7 @@ describe('Construct: LmsStack', () => {
       Object.entries(template.findResources('AWS::SQS::Queue')).find(
         ([, q]) => (q as { Properties: { QueueName?: string } }).Properties.QueueName === name,
       )?.[0]
-    for (const name of ['lms-webhooks', 'lms-xapi']) {
+    for (const name of ['lms-webhooks', 'lms-xapi', 'lms-notifications']) {
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -378,12 +387,12 @@ describe('Construct: LmsStack', () => {
         RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
       })
     }
-    expect(queueNames).toHaveLength(3)
+    expect(queueNames).toHaveLength(4)
     const redriven = template.findResources('AWS::SQS::Queue', {
       Properties: { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) },
     })
-    expect(Object.keys(redriven)).toHaveLength(3)
-    template.resourceCountIs('AWS::SQS::Queue', 6)
+    expect(Object.keys(redriven)).toHaveLength(4)
+    template.resourceCountIs('AWS::SQS::Queue', 8)
   })
 
   it('keeps every queue under the logical id a deployed stack has it (a named queue cannot be replaced)', () => {
@@ -406,6 +415,8 @@ describe('Construct: LmsStack', () => {
       'lms-webhooks-dlq': 'webhooksDlq10FA2BDF',
       'lms-xapi': 'xapiQueue287A5F4F',
       'lms-xapi-dlq': 'xapiDlqEA5F1EA9',
+      'lms-notifications': 'notificationsQueue8852CCBB',
+      'lms-notifications-dlq': 'notificationsDlq67B24828',
     })
   })
 
