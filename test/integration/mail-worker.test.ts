@@ -168,13 +168,11 @@ describe('Worker: notification delivery (in-process)', () => {
     const t = await newTenant()
     const learner = await user(t)
     const msg = confirmation(t.tenant.id, learner.id)
-    sesMock
-      .on(SendEmailCommand)
-      .rejects(
-        Object.assign(new Error(`Email address is not verified: ${learner.email}`), {
-          name: 'MessageRejected',
-        }),
-      )
+    sesMock.on(SendEmailCommand).rejects(
+      Object.assign(new Error(`Email address is not verified: ${learner.email}`), {
+        name: 'MessageRejected',
+      }),
+    )
 
     // Act
     await sendNotification(msg, sesSender)

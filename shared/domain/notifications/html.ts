@@ -26,7 +26,6 @@ export function htmlDocument(lang: string, subject: string, paragraphs: readonly
 
 /** A subject is one header line: no line breaks or control characters, whatever the data holds. */
 export function subjectLine(value: string): string {
-  // eslint-disable-next-line no-control-regex
   return value
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\s+/g, ' ')
