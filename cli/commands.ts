@@ -22,6 +22,7 @@ import { ltiCommands } from './lti-commands.ts'
 import { courseCommands, learnerCommands } from './learning-commands.ts'
 import { webhookCommands } from './webhook-commands.ts'
 import { mailCommands } from './mail-commands.ts'
+import { lifecycleCommands } from './lifecycle-commands.ts'
 import { at, optionalInt, tenantOf, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
@@ -205,6 +206,7 @@ export async function run(args: Parsed): Promise<unknown> {
     lrsCommands,
     ltiCommands,
     mailCommands,
+    lifecycleCommands,
   ]
   // Three-word commands (`lti deployment add`) before two-word ones.
   const find = (n: string) => groupsOfCommands.map((g) => g[n]).find((c) => c !== undefined)
@@ -219,5 +221,5 @@ export async function run(args: Parsed): Promise<unknown> {
         .join('; ')}`,
     )
   }
-  return command(args.flags)
+  return command(args.flags, args.words)
 }

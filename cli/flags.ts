@@ -4,7 +4,8 @@ import * as tenants from '../shared/services/tenants-service.ts'
 import { required, UsageError } from './args.ts'
 
 export type Flags = ReadonlyMap<string, string>
-export type Command = (flags: Flags) => Promise<unknown>
+/** A command reads its flags; a family such as `jobs run <name>` also reads the words after its own two. */
+export type Command = (flags: Flags, words: readonly string[]) => Promise<unknown>
 
 export const tenantOf = (flags: Flags) => tenants.requireTenant(required(flags, 'tenant'))
 

@@ -38,6 +38,7 @@ function settingsFrom(f: Flags): Partial<CourseSettings> & { category?: string }
     certificateValidityDays: optionalInt(f, 'certificate-validity-days'),
     ceu: optionalNumber(f, 'ceu'),
     requiresSessionSelection: onOff(f, 'requires-session-selection'),
+    accessDays: optionalInt(f, 'access-days'),
     category: f.get('category'),
   }
   return Object.fromEntries(

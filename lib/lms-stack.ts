@@ -21,6 +21,7 @@ import { queueNames, tableSchema } from '../shared/store/table-schema.ts'
 import { addMailWorker } from './mail-worker.ts'
 import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
+import { ScheduledJobs } from './scheduled-jobs.ts'
 
 export interface LmsStackProps extends StackProps {
   /** Tenants are served at `<slug>.<serviceHost>`. */
@@ -285,6 +286,7 @@ export class LmsStack extends Stack {
     this.addAddressPseudonyms()
     this.addPlatformMetricsSecret()
     this.addLtiToolKeySecret()
+    new ScheduledJobs(this, 'ScheduledJobs', { table: this.table, environment, functionsDir })
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })
     new CfnOutput(this, 'TenantUrl', { value: `https://<tenant>.${props.serviceHost}/api/v1` })

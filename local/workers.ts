@@ -5,6 +5,7 @@ import { handler as sweeper } from '../functions/workers/outbox-sweeper/handler.
 import { handler as xapiWorker } from '../functions/workers/xapi-delivery/handler.ts'
 import { handler as notificationWorker } from '../functions/workers/notification-delivery/handler.ts'
 import { startQueuePoller } from './queue-poller.ts'
+import { startJobScheduler } from './scheduler.ts'
 import type { RunningStores } from './stores.ts'
 import { startStreamPoller } from './stream-poller.ts'
 
@@ -44,6 +45,7 @@ export function startWorkers(options: {
       }),
     )
   }
+  stoppers.push(startJobScheduler())
   return { stop: async () => void (await Promise.all(stoppers.map((s) => s.stop()))) }
 }
 

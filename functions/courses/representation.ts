@@ -49,5 +49,6 @@ export function toCourseSettings(c: Course, categoryName: string | null) {
     certificate_validity_days: s.certificateValidityDays,
     ceu: s.ceu,
     requires_session_selection: s.requiresSessionSelection,
+    access_days: s.accessDays,
   }
 }

@@ -18,6 +18,8 @@ export function toEnrollmentResource(e: Enrollment) {
     started_at: e.startedAt,
     certificate_id: e.certificateId,
     updated_at: e.updatedAt,
+    // An addition: when an active enrollment's access ends (the course's access days), or null.
+    access_expires_at: e.accessExpiresAt,
   }
 }
 

@@ -32,6 +32,7 @@ import {
 import { listCourses as listStoredCourses, type CourseListQuery } from '../store/courses-list.ts'
 import { isStale, retryOnConflict } from '../store/optimistic.ts'
 import { WriteRefused } from '../store/store-errors.ts'
+import { promoteAfterSeatFreed } from './waitlist-promotion.ts'
 
 const nowIso = () => new Date().toISOString()
 
@@ -228,6 +229,13 @@ export async function configureCourse(
       ? rest
       : { ...rest, language: parseOrThrow(CourseLanguage, rest.language, 'language') }
   const categoryId = category !== undefined ? (await ensureCategory(tenant, category)).id : undefined
+  if (settingsChanges.accessDays !== undefined && settingsChanges.accessDays !== null) {
+    if (!Number.isInteger(settingsChanges.accessDays) || settingsChanges.accessDays < 1)
+      throw new ValidationError(
+        'access_days',
+        'access_days must be a whole number of days, at least 1 (or none)',
+      )
+  }
   for (const prerequisite of settingsChanges.prerequisites ?? []) {
     if (prerequisite === id)
       throw new ValidationError('prerequisites', 'a course cannot be its own prerequisite')
@@ -239,7 +247,7 @@ export async function configureCourse(
     }
   }
   try {
-    return await retryOnConflict(async (tryNumber) => {
+    const configured = await retryOnConflict(async (tryNumber) => {
       const before = tryNumber === 0 ? first : await getCourse(tenant, id, true)
       const after: Course = {
         ...before,
@@ -250,8 +258,15 @@ export async function configureCourse(
       await saveCourse(tenant, { before, after }, guardsOf(tenant))
       return after
     })
+    if (seatsAdded(first.settings.seatLimit, configured.settings.seatLimit))
+      await promoteAfterSeatFreed(tenant, id, at)
+    return configured
   } catch (err) {
     if (isStale(err)) throw changedMeanwhile()
     throw err
   }
 }
+
+/** A raised or removed seat limit frees seats for the waitlist. */
+const seatsAdded = (before: number | null, after: number | null): boolean =>
+  before !== null && (after === null || after > before)

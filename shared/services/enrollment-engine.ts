@@ -16,6 +16,7 @@ import {
 } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { newEvent, newNotification } from '../domain/events.ts'
+import { accessExpiry } from '../domain/enrollments/lifecycle.ts'
 import { getCourse, getCourses } from '../store/courses-store.ts'
 import {
   getEnrollments,
@@ -89,6 +90,7 @@ function newRow(
     timeSpentSeconds: 0,
     lastActivityAt: null,
     holdsSeat: status === 'active' && p.needsSeat,
+    accessExpiresAt: status === 'active' ? accessExpiry(at, course.settings.accessDays) : null,
     modules: {},
     quizAttempts: [],
   }

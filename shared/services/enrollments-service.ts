@@ -19,6 +19,7 @@ import { getEnrollment as getStored, saveEnrollment } from '../store/enrollments
 import { isStale, retryOnConflict } from '../store/optimistic.ts'
 import { memberUserIds } from './groups-service.ts'
 import { enroll, type EnrollRow, type RowResult } from './enrollment-engine.ts'
+import { promoteAfterSeatFreed } from './waitlist-promotion.ts'
 
 const nowIso = () => new Date().toISOString()
 
@@ -73,24 +74,35 @@ export type NextEnrollment = (
   current: Enrollment,
 ) => { readonly enrollment: Enrollment; readonly effects: Effects } | undefined
 
-/** Applies `next` to the current enrollment; re-reads and re-applies when it changed meanwhile. */
+/**
+ * Applies `next` to the current enrollment; re-reads and re-applies when it changed meanwhile. A
+ * change that frees a seat (drop, completion, expiry) then promotes from the course's waitlist.
+ */
 export async function changeEnrollment(
   tenant: TenantContext,
   id: string,
   next: NextEnrollment,
 ): Promise<Enrollment> {
+  let freed: { before: Enrollment; after: Enrollment } | undefined
+  let saved: Enrollment
   try {
-    return await retryOnConflict(async () => {
+    saved = await retryOnConflict(async () => {
       const current = await getEnrollment(tenant, id)
       const change = next(current)
       if (!change) return current
       await saveEnrollment(tenant, { before: current, after: change.enrollment, effects: change.effects })
+      freed =
+        current.holdsSeat && !change.enrollment.holdsSeat
+          ? { before: current, after: change.enrollment }
+          : undefined
       return change.enrollment
     })
   } catch (err) {
     if (!isStale(err)) throw err
     throw new ConflictError('enrollment.concurrent_update', 'The enrollment changed meanwhile; retry')
   }
+  if (freed) await promoteAfterSeatFreed(tenant, freed.after.courseId, freed.after.updatedAt)
+  return saved
 }
 
 export function setDueDate(tenant: TenantContext, id: string, dueDate: string | null, at = nowIso()) {

@@ -343,6 +343,7 @@ export async function importCompletion(tenant: TenantContext, input: ImportInput
     timeSpentSeconds: 0,
     lastActivityAt: at,
     holdsSeat: false,
+    accessExpiresAt: null,
     modules: {},
     quizAttempts: [],
   }

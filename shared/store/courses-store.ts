@@ -51,6 +51,7 @@ const SettingsItem = v.object({
   certificate_validity_days: nullable(v.number()),
   ceu: withDefault(v.number(), 0),
   requires_session_selection: withDefault(v.boolean(), false),
+  access_days: nullable(v.number()),
 })
 
 const CourseItem = v.object({
@@ -102,6 +103,7 @@ export function courseFromItem(item: Item): Course {
       certificateValidityDays: s.certificate_validity_days,
       ceu: s.ceu,
       requiresSessionSelection: s.requires_session_selection,
+      accessDays: s.access_days,
     },
   }
 }
@@ -118,6 +120,7 @@ function settingsAttributes(s: CourseSettings): Item {
     certificate_validity_days: s.certificateValidityDays,
     ceu: s.ceu,
     requires_session_selection: s.requiresSessionSelection,
+    access_days: s.accessDays,
   }
 }
 

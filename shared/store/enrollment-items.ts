@@ -53,6 +53,7 @@ const EnrollmentItem = v.object({
   time_spent_seconds: withDefault(v.number(), 0),
   last_activity_at: nullable(v.string()),
   holds_seat: withDefault(v.boolean(), false),
+  access_expires_at: nullable(v.string()),
   modules: withDefault(v.record(v.string(), ModuleProgressItem), {}),
   quiz_attempts: withDefault(v.array(QuizAttemptItem), []),
 })
@@ -83,6 +84,7 @@ export function toEnrollment(item: Item): Enrollment {
     timeSpentSeconds: i.time_spent_seconds,
     lastActivityAt: i.last_activity_at,
     holdsSeat: i.holds_seat,
+    accessExpiresAt: i.access_expires_at,
     modules: Object.fromEntries(
       Object.entries(i.modules).map(([id, m]) => [
         id,
@@ -135,6 +137,7 @@ export function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
     time_spent_seconds: e.timeSpentSeconds,
     last_activity_at: e.lastActivityAt,
     holds_seat: e.holdsSeat,
+    access_expires_at: e.accessExpiresAt,
     modules: Object.fromEntries(
       Object.entries(e.modules).map(([id, p]) => [
         id,
@@ -168,6 +171,33 @@ export function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
     [indexes.gsi5.sk]: enrolled,
   }
 }
+
+/**
+ * The pair's sparse index keys, derived from the enrollment it points at: in the tenant's
+ * access-expiry index (gsi1) while active with an end of access, in its course's waitlist (gsi2,
+ * ordered by `since`, when it joined) while waitlisted, in neither otherwise. Every write of the
+ * pair sets or removes them, so an index holds exactly the candidates of its job.
+ */
+export function pairIndexKeys(
+  tenant: TenantContext,
+  e: Enrollment,
+  since: string,
+): { readonly set: Item; readonly remove: readonly string[] } {
+  const set: Item = {}
+  const remove: string[] = []
+  if (e.status === 'active' && e.accessExpiresAt !== null) {
+    set[indexes.gsi1.pk] = keys.accessExpiryIndexPk(tenant)
+    set[indexes.gsi1.sk] = keys.sortKey(e.accessExpiresAt, e.id)
+  } else remove.push(indexes.gsi1.pk, indexes.gsi1.sk)
+  if (e.status === 'waitlisted') {
+    set[indexes.gsi2.pk] = keys.waitlistIndexPk(tenant, e.courseId)
+    set[indexes.gsi2.sk] = keys.sortKey(since, e.id)
+  } else remove.push(indexes.gsi2.pk, indexes.gsi2.sk)
+  return { set, remove }
+}
+
+/** The enrollment id at the end of a pair's index sort key (`<time>#<enrollment id>`). */
+export const enrollmentIdOfIndexKey = (sortKey: string): string => sortKey.slice(sortKey.lastIndexOf('#') + 1)
 
 const PairItem = v.object({
   user_id: v.string(),

@@ -9,7 +9,7 @@ import { issuedCertificate, type Certificate } from '../domain/enrollments/progr
 import type { Effects } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { batchGet, getItem, type TransactItem } from './db.ts'
-import { enrollmentItem, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
+import { enrollmentItem, pairIndexKeys, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
 import { cond, conditionExpression, isEmptyUpdate, updateExpression, type Condition } from './expression.ts'
 import { keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
@@ -21,8 +21,12 @@ export const getEnrollmentParams = (tenant: TenantContext, id: string) => ({
   Key: keys.enrollment(tenant, id),
 })
 
-export async function getEnrollment(tenant: TenantContext, id: string): Promise<Enrollment | undefined> {
-  const item = await getItem(getEnrollmentParams(tenant, id).Key)
+export async function getEnrollment(
+  tenant: TenantContext,
+  id: string,
+  { consistent = false } = {},
+): Promise<Enrollment | undefined> {
+  const item = await getItem(getEnrollmentParams(tenant, id).Key, consistent ? { ConsistentRead: true } : {})
   return item ? toEnrollment(item) : undefined
 }
 
@@ -118,6 +122,7 @@ function pairStep(tenant: TenantContext, row: NewEnrollment, index: number): Ste
     course_id: e.courseId,
     enrollment_id: e.id,
     status: e.status,
+    ...pairIndexKeys(tenant, e, e.enrolledAt).set,
   }
   const read = row.replaces?.pair
   const condition = read
@@ -225,14 +230,60 @@ export async function insertEnrollments(
   await commit(insertEnrollmentsParams(tenant, courseId, rows, guards))
 }
 
+/**
+ * What a move out of a queue (approval, promotion) must still find true when it is written: the
+ * course published with room for the seat it takes, and the learner active.
+ */
+export interface AdmissionGuards {
+  readonly seatLimit: number | null
+}
+
 /** An enrollment's next state and what the change causes. */
 export interface EnrollmentChange {
   readonly before: Enrollment
   readonly after: Enrollment
   readonly effects: Effects
+  /** Set for an admission: its course and user conditions (refused as `course`, `user_inactive`). */
+  readonly admission?: AdmissionGuards
 }
 
-function certificateStep(tenant: TenantContext, c: Certificate): Step {
+/** Why a change was refused: changed meanwhile, pair taken over, or an admission's guards. */
+export type ChangeRefusal = 'stale' | 'pair_replaced' | 'certificate_exists' | 'course' | 'user_inactive'
+
+/** The course's seats and count move with the change; an admission conditions them (published, room). */
+function courseMoveSteps(
+  tenant: TenantContext,
+  { before, after, admission }: EnrollmentChange,
+): Step<ChangeRefusal>[] {
+  const Key = keys.course(tenant, before.courseId)
+  const seats = (after.holdsSeat ? 1 : 0) - (before.holdsSeat ? 1 : 0)
+  const add = {
+    enrollment_count: (isCounted(after.status) ? 1 : 0) - (isCounted(before.status) ? 1 : 0),
+    seats_taken: seats,
+  }
+  if (!admission) return addSteps(Key, add)
+  const conditions: Condition[] = [cond.exists(), cond.eq('status', 'published')]
+  if (seats > 0 && admission.seatLimit !== null)
+    conditions.push(cond.le('seats_taken', admission.seatLimit - seats))
+  const condition = cond.and(...conditions)
+  const item: TransactItem = isEmptyUpdate({ add })
+    ? { ConditionCheck: { Key, ...conditionExpression(condition) } }
+    : { Update: { Key, ...updateExpression({ add }, condition) } }
+  return [
+    { item, refusal: 'course' },
+    {
+      item: {
+        ConditionCheck: {
+          Key: keys.user(tenant, after.userId),
+          ...conditionExpression(cond.and(cond.exists(), cond.eq('is_active', true))),
+        },
+      },
+      refusal: 'user_inactive',
+    },
+  ]
+}
+
+function certificateStep(tenant: TenantContext, c: Certificate): Step<ChangeRefusal> {
   return {
     item: {
       Put: {
@@ -259,12 +310,11 @@ function certificateStep(tenant: TenantContext, c: Certificate): Step {
  * (`stale` otherwise), moving the pair guard, the course's seats and count, and the counters with
  * it, and writing the certificate it issues and its effects.
  */
-export function saveEnrollmentParams(
-  tenant: TenantContext,
-  { before, after, effects }: EnrollmentChange,
-): Step[] {
+export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentChange): Step<ChangeRefusal>[] {
+  const { before, after, effects } = change
   const asRead = cond.and(cond.eq('updated_at', before.updatedAt), cond.eq('status', before.status))
-  const pairMoves: Step[] =
+  const index = pairIndexKeys(tenant, after, after.updatedAt)
+  const pairMoves: Step<ChangeRefusal>[] =
     after.status === before.status
       ? []
       : [
@@ -272,7 +322,10 @@ export function saveEnrollmentParams(
             item: {
               Update: {
                 Key: keys.enrollmentPair(tenant, before.userId, before.courseId),
-                ...updateExpression({ set: { status: after.status } }, cond.eq('enrollment_id', before.id)),
+                ...updateExpression(
+                  { set: { status: after.status, ...index.set }, remove: index.remove },
+                  cond.eq('enrollment_id', before.id),
+                ),
               },
             },
             refusal: 'pair_replaced',
@@ -285,17 +338,17 @@ export function saveEnrollmentParams(
       refusal: 'stale',
     },
     ...pairMoves,
-    ...addSteps(keys.course(tenant, before.courseId), {
-      enrollment_count: (isCounted(after.status) ? 1 : 0) - (isCounted(before.status) ? 1 : 0),
-      seats_taken: (after.holdsSeat ? 1 : 0) - (before.holdsSeat ? 1 : 0),
-    }),
+    ...courseMoveSteps(tenant, change),
     ...addSteps(keys.counters(tenant), statusCounterDeltas(before, after)),
     ...(certificate ? [certificateStep(tenant, certificate)] : []),
     ...effectSteps(tenant, effects),
   ]
 }
 
-/** @throws WriteRefused `stale` when the enrollment changed since `before` was read */
+/**
+ * @throws WriteRefused `stale` when the enrollment changed since `before` was read; for an
+ * admission, `course` (unpublished or full) or `user_inactive`
+ */
 export async function saveEnrollment(tenant: TenantContext, change: EnrollmentChange): Promise<void> {
   await commit(saveEnrollmentParams(tenant, change))
 }

@@ -39,6 +39,9 @@ export const keys = {
     pk: 'PLATFORM#CONTACT',
     sk: `OUTBOX#${createdAt}#${id}`,
   }),
+  /** Every tenant, one item each in the product's own partition: what the scheduled jobs go through. */
+  tenantRegistry: (tenantId: string): Key => ({ pk: 'PLATFORM#TENANTS', sk: `TENANT#${tenantId}` }),
+  tenantRegistryPartition: 'PLATFORM#TENANTS',
 
   tenantPartition: tp,
   counters: (t: TenantContext): Key => ({ pk: tp(t), sk: 'COUNTERS' }),
@@ -108,6 +111,10 @@ export const keys = {
   enrollmentsIndexPk: (t: TenantContext): string => `${tp(t)}#ENROLLMENTS`,
   userEnrollmentsPk: (t: TenantContext, userId: string): string => `${tp(t)}#UENR#${userId}`,
   courseEnrollmentsPk: (t: TenantContext, courseId: string): string => `${tp(t)}#CENR#${courseId}`,
+  /** gsi1 of pair items while active with an end of access: the tenant's access ends, soonest first. */
+  accessExpiryIndexPk: (t: TenantContext): string => `${tp(t)}#ACCESSEXPIRY`,
+  /** gsi2 of pair items while waitlisted: the course's waitlist, oldest first. */
+  waitlistIndexPk: (t: TenantContext, courseId: string): string => `${tp(t)}#WAITLIST#${courseId}`,
   certificate: (t: TenantContext, certificateId: string): Key => ({ pk: tp(t), sk: `CERT#${certificateId}` }),
   /** Sorts after every timestamp: a missing date is last ascending, first descending. */
   missingDate: '~',

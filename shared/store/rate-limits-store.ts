@@ -128,16 +128,19 @@ export function usageAlertSteps(
 
 /**
  * Records a usage alert once per month and threshold: the marker's condition makes a second write
- * (a retried request, a concurrent one) a no-op.
+ * (a later run of the job, a concurrent one) a no-op.
+ * @returns whether this call recorded it
  */
 export async function recordUsageAlert(
   tenant: TenantContext,
   threshold: { readonly month: string; readonly percent: number },
   effects: Effects,
-): Promise<void> {
+): Promise<boolean> {
   try {
     await commit(usageAlertSteps(tenant, threshold, effects))
+    return true
   } catch (err) {
     if (!isRefused<UsageAlertRefusal>(err, 'already_alerted')) throw err
+    return false
   }
 }

@@ -13,13 +13,14 @@ import type { PlanId } from '../domain/errors.ts'
 import { userCounterTotals } from '../domain/users/user-counters.ts'
 import type { SeededRole, User } from '../domain/users/user.ts'
 import { countersPutParams } from './counters.ts'
-import { getItem, isConditionalCheckFailed, updateItem, type Item } from './db.ts'
+import { batchGet, getItem, isConditionalCheckFailed, updateItem, type Item } from './db.ts'
 import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, updateExpression } from './expression.ts'
 import { keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { commit, type Step } from './transaction.ts'
 import { newUserItems } from './users-store.ts'
+import { tenantRegistryStep } from './tenant-registry.ts'
 
 export type TenantRefusal = 'slug_taken'
 
@@ -70,6 +71,11 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
 export async function findTenantById(id: string): Promise<Tenant | undefined> {
   const pointer = await getItem(keys.tenantIdToSlug(id))
   return pointer ? getTenantBySlug(decodeItem('tenant pointer', TenantPointer, pointer).slug) : undefined
+}
+
+/** The tenants of these slugs (100 per call); a slug without a tenant is left out. */
+export async function getTenantsBySlugs(slugs: readonly string[]): Promise<Tenant[]> {
+  return (await batchGet(slugs.map((slug) => keys.tenantBySlug(slug)))).map(toTenant)
 }
 
 const byId = new Map<string, { tenant: Tenant; until: number }>()
@@ -146,6 +152,7 @@ export function insertTenantSteps({
     ...seededRoles.map((role) => put(seededRoleItem(tenant, role))),
     ...(owner ? newUserItems(tenant, owner).map(put) : []),
     ...effectSteps(tenant, effects),
+    tenantRegistryStep(tenant),
   ]
 }
 

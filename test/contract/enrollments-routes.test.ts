@@ -382,6 +382,7 @@ describe('Route: GET /api/v1/enrollments/{id}', () => {
         'started_at',
         'certificate_id',
         'updated_at',
+        'access_expires_at',
       ].sort(),
     )
     expect(reply.body.data).toMatchObject({

@@ -781,6 +781,7 @@ describe('CLI: lms course configure and lms category create', () => {
       certificate_validity_days: 365,
       ceu: 2.5,
       requires_session_selection: false,
+      access_days: null,
     })
     expect((await t.api.get(`/api/v1/courses/${k.id}`)).body.data.category_id).toBe(category.json.id)
     const listed = await t.api.get('/api/v1/courses?category=Safety')

@@ -2,6 +2,7 @@ import { listOutboxNotifications } from '../../shared/store/outbox-store.ts'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { updateTenant } from '../../shared/services/tenants-service.ts'
+import { lms } from '../helpers/cli.ts'
 import { client } from '../helpers/http.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
@@ -99,22 +100,34 @@ describe('Middleware: rate limit', () => {
     expect(Number(first.headers['retry-after'])).toBeGreaterThan(0)
   })
 
-  it('records one usage alert for the owners and admins at 80% and one at 100% of the monthly cap', async () => {
-    // Prepare
+  it('sends one usage alert for the owners and admins at 80% and one at 100% of the monthly cap, from the job', async () => {
+    // Prepare: 45 requests at once under a cap of 40
     const t = await newTenant()
     await updateTenant(t.slug, { monthlyApiCap: 40 })
-
-    // Act: 45 requests at once; the counter is atomic, so exactly one request reaches each threshold
     const replies = await Promise.all(Array.from({ length: 45 }, () => t.api.get('/api/v1/users')))
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(40)
+    const alerts = async () =>
+      (await listOutboxNotifications(t.tenant)).filter((n) => n.template === 'usage_alert')
+    // The request path only counts
+    expect(await alerts()).toEqual([])
+
+    // Act: the job the schedule runs every 15 minutes
+    const ran = await lms('jobs', 'run', 'usage-alerts')
 
     // Assess
-    expect(replies.filter((r) => r.status === 200)).toHaveLength(40)
-    const alerts = (await listOutboxNotifications(t.tenant)).filter((n) => n.template === 'usage_alert')
-    expect(alerts.map((a) => a.data).sort((a, b) => Number(a.percent) - Number(b.percent))).toEqual([
-      { month: new Date().toISOString().slice(0, 7), percent: 80, used: 32, cap: 40 },
-      { month: new Date().toISOString().slice(0, 7), percent: 100, used: 40, cap: 40 },
+    expect(ran.code).toBe(0)
+    expect(ran.json.sent).toBeGreaterThanOrEqual(2)
+    const month = new Date().toISOString().slice(0, 7)
+    const sent = await alerts()
+    expect(sent.map((a) => a.data).sort((a, b) => Number(a.percent) - Number(b.percent))).toEqual([
+      { month, percent: 80, used: 40, cap: 40 },
+      { month, percent: 100, used: 40, cap: 40 },
     ])
-    expect(alerts.every((a) => a.userId === null)).toBe(true)
+    expect(sent.every((a) => a.userId === null)).toBe(true)
+
+    // Once per month and threshold: running it again sends nothing more
+    expect((await lms('jobs', 'run', 'usage-alerts')).code).toBe(0)
+    expect(await alerts()).toHaveLength(2)
   })
 
   it('does not rate limit or meter the public plans catalog', async () => {

@@ -20,6 +20,8 @@ export interface CourseSettings {
   readonly ceu: number
   /** An instructor-led series whose session must be chosen in the app. */
   readonly requiresSessionSelection: boolean
+  /** Days of access an enrollment gets from the moment it becomes active; null: no end. */
+  readonly accessDays: number | null
 }
 
 export const defaultSettings: CourseSettings = {
@@ -33,6 +35,7 @@ export const defaultSettings: CourseSettings = {
   certificateValidityDays: null,
   ceu: 0,
   requiresSessionSelection: false,
+  accessDays: null,
 }
 
 export interface Course {

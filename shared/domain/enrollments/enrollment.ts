@@ -76,6 +76,11 @@ export interface Enrollment {
   readonly lastActivityAt: string | null
   /** Whether this enrollment occupies one of the course's limited seats. */
   readonly holdsSeat: boolean
+  /**
+   * When an active enrollment's access ends (the course's access days counted from the moment it
+   * became active); null when the course gives access without end. Fixed when access begins.
+   */
+  readonly accessExpiresAt: string | null
   readonly modules: Readonly<Record<string, ModuleProgress>>
   readonly quizAttempts: readonly QuizAttempt[]
 }

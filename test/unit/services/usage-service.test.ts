@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb'
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb'
 import { DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
@@ -21,42 +21,18 @@ const tenant: Tenant = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 }
 
-const alertsWritten = () =>
-  ddb.commandCalls(TransactWriteCommand).map((c) => c.args[0].input.TransactItems?.[1]?.Put?.Item?.data)
-
 beforeEach(() => ddb.reset())
 afterAll(() => ddb.restore())
 
 describe('Function: meterApiRequest', () => {
-  it('admits a request under the cap and records no alert between the thresholds', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: { count: 31 } })
-    expect(await meterApiRequest(tenant, now)).toBe(true)
-    expect(alertsWritten()).toEqual([])
-  })
-
-  it('records the alert with the request that reaches a threshold', async () => {
-    // Prepare
+  it('admits a request under the cap and only counts it: the alerts are the usage-alerts job’s', async () => {
+    // Prepare: this request reaches 80% of the cap
     ddb.on(UpdateCommand).resolves({ Attributes: { count: 32 } })
-    ddb.on(TransactWriteCommand).resolves({})
 
     // Act + Assess
     expect(await meterApiRequest(tenant, now)).toBe(true)
-    expect(alertsWritten()).toEqual([{ month: '2026-03', percent: 80, used: 32, cap: 40 }])
-  })
-
-  it('takes an alert already recorded this month as done', async () => {
-    // Prepare: the marker's condition fails
-    ddb.on(UpdateCommand).resolves({ Attributes: { count: 40 } })
-    ddb.on(TransactWriteCommand).rejects(
-      new TransactionCanceledException({
-        $metadata: {},
-        message: 'cancelled',
-        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
-      }),
-    )
-
-    // Act + Assess
-    expect(await meterApiRequest(tenant, now)).toBe(true)
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1)
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0)
   })
 
   it('refuses the request once the month cap is reached, writing nothing', async () => {

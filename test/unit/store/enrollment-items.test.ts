@@ -35,6 +35,7 @@ const enrollment: Enrollment = {
   timeSpentSeconds: 600,
   lastActivityAt: at,
   holdsSeat: false,
+  accessExpiresAt: null,
   modules: {
     'm-1': {
       status: 'completed',

@@ -47,6 +47,7 @@ function enrollment(over: Partial<Enrollment> = {}): Enrollment {
     timeSpentSeconds: 0,
     lastActivityAt: null,
     holdsSeat: false,
+    accessExpiresAt: null,
     modules: {},
     quizAttempts: [],
     ...over,
@@ -330,11 +331,19 @@ describe('Function: saveEnrollmentParams', () => {
 
     // Assess
     expect(pair?.refusal).toBe('pair_replaced')
+    // A dropped pair leaves both sparse indexes (access expiry, waitlist).
     expect(pair?.item.Update).toEqual({
       Key: { pk, sk: 'ENRPAIR#u-1#c-1' },
-      UpdateExpression: 'SET #n0 = :v0',
-      ConditionExpression: '#n1 = :v1',
-      ExpressionAttributeNames: { '#n0': 'status', '#n1': 'enrollment_id' },
+      UpdateExpression: 'SET #n0 = :v0 REMOVE #n1, #n2, #n3, #n4',
+      ConditionExpression: '#n5 = :v1',
+      ExpressionAttributeNames: {
+        '#n0': 'status',
+        '#n1': 'gsi1pk',
+        '#n2': 'gsi1sk',
+        '#n3': 'gsi2pk',
+        '#n4': 'gsi2sk',
+        '#n5': 'enrollment_id',
+      },
       ExpressionAttributeValues: { ':v0': 'dropped', ':v1': 'e-1' },
     })
     expect(course?.item.Update).toEqual({

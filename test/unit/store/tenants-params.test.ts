@@ -46,7 +46,7 @@ describe('Function: insertTenantSteps', () => {
     const steps = insertTenantSteps({ tenant, seededRoles: SEEDED_ROLES })
 
     // Assess
-    expect(steps.map((s) => s.refusal)).toEqual(['slug_taken', undefined, undefined, undefined])
+    expect(steps.map((s) => s.refusal)).toEqual(['slug_taken', undefined, undefined, undefined, undefined])
     const [claim, pointer, counters, role] = steps.map((s) => s.item.Put)
     expect(claim?.Item).toMatchObject({ pk: 'TENANT#acme', sk: 'TENANT', id: 't1', plan: 'free' })
     expect(readable('ConditionExpression', claim)).toBe('attribute_not_exists(pk)')
@@ -54,6 +54,14 @@ describe('Function: insertTenantSteps', () => {
     expect(counters).toEqual({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: 0, users_active: 0 } })
     expect(role?.Item).toMatchObject({ pk: 'T#t1', sk: 'CROLE#content-author', seeded: true })
     expect(steps.slice(1).every((s) => s.item.Put?.ConditionExpression === undefined)).toBe(true)
+    // The registry the scheduled jobs go through
+    expect(steps.at(-1)?.item.Put?.Item).toEqual({
+      pk: 'PLATFORM#TENANTS',
+      sk: 'TENANT#t1',
+      type: 'tenant_registry',
+      tenant_id: 't1',
+      slug: 'acme',
+    })
   })
 
   it('writes the owner and its e-mail guard with the tenant, counted in the first counters', () => {
@@ -67,6 +75,7 @@ describe('Function: insertTenantSteps', () => {
       'COUNTERS',
       'USER#u1',
       'EMAIL#ada@example.com',
+      'TENANT#t1',
     ])
     expect(steps[2]?.item.Put?.Item).toMatchObject({
       users_total: 1,

@@ -66,6 +66,7 @@ function enrollment(overrides: Partial<Enrollment> = {}): Enrollment {
     timeSpentSeconds: 0,
     lastActivityAt: null,
     holdsSeat: false,
+    accessExpiresAt: null,
     modules: {},
     quizAttempts: [],
     ...overrides,

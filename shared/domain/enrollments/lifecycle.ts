@@ -1,0 +1,67 @@
+/**
+ * Moves out of `pending_approval` and `waitlisted`, and into `expired` (docs/decisions/0016): what
+ * each move makes of the enrollment, as pure functions the engine and the expiry job share.
+ */
+import type { CourseSettings } from '../courses/course.ts'
+import { RuleViolationError } from '../errors.ts'
+import type { Enrollment } from './enrollment.ts'
+
+const DAY_MS = 86_400_000
+
+/** When access that begins at `at` ends under the course's access days; null without an end. */
+export function accessExpiry(at: string, accessDays: number | null): string | null {
+  if (accessDays === null) return null
+  return new Date(Date.parse(at) + accessDays * DAY_MS).toISOString()
+}
+
+/**
+ * Access begins (creation as active, approval, promotion): `enrolled_at` is that moment, so the
+ * course's access days count from it, and the enrollment takes a seat when the course limits them.
+ */
+export function activated(e: Enrollment, settings: CourseSettings, at: string): Enrollment {
+  return {
+    ...e,
+    status: 'active',
+    enrolledAt: at,
+    holdsSeat: settings.seatLimit !== null,
+    accessExpiresAt: accessExpiry(at, settings.accessDays),
+    updatedAt: at,
+  }
+}
+
+/** Approved into a full course that keeps a waitlist: it waits, from now, for a seat. */
+export const waitlistedOnApproval = (e: Enrollment, at: string): Enrollment => ({
+  ...e,
+  status: 'waitlisted',
+  holdsSeat: false,
+  updatedAt: at,
+})
+
+/** Denied: dropped. A pending enrollment holds no seat, so nothing is freed. */
+export const denied = (e: Enrollment, at: string): Enrollment => ({
+  ...e,
+  status: 'dropped',
+  holdsSeat: false,
+  updatedAt: at,
+})
+
+/** Only a pending enrollment is approved or denied; anything else is refused (422), never re-decided. */
+export function assertPendingApproval(e: Enrollment, action: 'approved' | 'denied'): void {
+  if (e.status === 'pending_approval') return
+  throw new RuleViolationError(
+    'enrollment.not_pending_approval',
+    `Only an enrollment pending approval can be ${action}; this one is ${e.status}`,
+  )
+}
+
+/** An active enrollment whose access ended at or before `at`, not completed. */
+export const accessEnded = (e: Enrollment, at: string): boolean =>
+  e.status === 'active' && e.accessExpiresAt !== null && e.accessExpiresAt <= at
+
+/** Expired: its seat is freed; re-enrolling later starts a clean slate (the state table). */
+export const expired = (e: Enrollment, at: string): Enrollment => ({
+  ...e,
+  status: 'expired',
+  holdsSeat: false,
+  updatedAt: at,
+})

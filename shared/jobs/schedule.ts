@@ -1,0 +1,16 @@
+/**
+ * The scheduled jobs and how often each runs: the one list the AWS schedule rules (lib/), the
+ * local scheduler (local/) and the job registry (./registry.ts) are built from. Pure data, so the
+ * CDK app reads it without loading the services.
+ */
+export const jobSchedule = {
+  /** Active enrollments whose access days have run out become expired (document 000's state table). */
+  'enrollment-expiry': { everyMinutes: 15 },
+  /** Owners and admins hear at 80% and 100% of the monthly API cap (document 000, limits: every 15 minutes). */
+  'usage-alerts': { everyMinutes: 15 },
+} as const satisfies Record<string, { readonly everyMinutes: number }>
+
+export type JobName = keyof typeof jobSchedule
+export const jobNames = Object.keys(jobSchedule) as JobName[]
+
+export const isJobName = (name: string): name is JobName => Object.hasOwn(jobSchedule, name)
