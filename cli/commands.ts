@@ -23,6 +23,7 @@ import { courseCommands, learnerCommands } from './learning-commands.ts'
 import { webhookCommands } from './webhook-commands.ts'
 import { mailCommands } from './mail-commands.ts'
 import { lifecycleCommands } from './lifecycle-commands.ts'
+import { skillCommands } from './skills-commands.ts'
 import { at, optionalInt, tenantOf, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups-service.ts'
 import * as tenants from '../shared/services/tenants-service.ts'
@@ -207,6 +208,7 @@ export async function run(args: Parsed): Promise<unknown> {
     ltiCommands,
     mailCommands,
     lifecycleCommands,
+    skillCommands,
   ]
   // Three-word commands (`lti deployment add`) before two-word ones.
   const find = (n: string) => groupsOfCommands.map((g) => g[n]).find((c) => c !== undefined)

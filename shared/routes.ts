@@ -98,6 +98,16 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/enrollments/{id}/progress', 'enrollments', 'read'),
   r('GET', '/api/v1/completions', 'enrollments', 'read'),
 
+  // Skills (document 001). The person's routes name the user `{id}` as the users group does: one
+  // path variable name per segment keeps API Gateway's routes and the local matcher consistent.
+  r('GET', '/api/v1/job-roles', 'skills', 'read'),
+  r('POST', '/api/v1/job-roles', 'skills', 'write'),
+  r('GET', '/api/v1/job-roles/{id}', 'skills', 'read'),
+  r('PATCH', '/api/v1/job-roles/{id}', 'skills', 'write'),
+  r('PUT', '/api/v1/users/{id}/job-roles', 'skills', 'write'),
+  r('GET', '/api/v1/users/{id}/skills', 'skills', 'read'),
+  r('GET', '/api/v1/skills/matrix', 'skills', 'read'),
+
   // An addition to the spec (its deliveries view is in the admin UI): admin scope, payloads included.
   r('GET', '/api/v1/webhooks/deliveries', 'webhooks', 'admin'),
   r('GET', '/api/v1/webhooks/deliveries/{id}', 'webhooks', 'admin'),

@@ -127,3 +127,17 @@ export class TenantInactiveError extends DomainError {
     super(`This tenant is ${status} and does not accept API requests`)
   }
 }
+
+/**
+ * The plan includes the feature but the organization switched it off (skills planning):
+ * 403 with `reason`, so a client tells "upgrade" from "ask your admin to turn it on".
+ */
+export class FeatureSwitchedOffError extends DomainError {
+  readonly code = 'feature.switched_off'
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}

@@ -46,6 +46,9 @@ export const textRules = {
   contactSubject: rule(200, 600, 'single'),
   contactMessage: rule(5000, 15_000, 'multi'),
   searchQuery: rule(200, 600, 'multi'),
+  jobRoleName: rule(150, 450, 'single'),
+  jobRoleDescription: rule(1000, 3000, 'multi'),
+  skillName: rule(200, 600, 'single'),
 } as const satisfies Record<string, TextRule>
 
 /** A user's custom_fields as stored (JSON, UTF-8): bounds the user item whatever the definitions. */

@@ -5,6 +5,7 @@
 import {
   ConflictError,
   EntitlementError,
+  FeatureSwitchedOffError,
   NotFoundError,
   RateLimitedError,
   RuleViolationError,
@@ -40,6 +41,7 @@ export function toErrorResult(err: unknown): { result: HttpResult; unexpected: b
     }
     return r(errorResult(err.kind === 'cap' ? 422 : 403, err.message, blocked))
   }
+  if (err instanceof FeatureSwitchedOffError) return r(errorResult(403, err.message, { reason: err.reason }))
   if (err instanceof NotFoundError) return r(errorResult(404, err.message))
   if (err instanceof ConflictError) return r(errorResult(409, err.message))
   if (err instanceof RuleViolationError) return r(errorResult(422, err.message))

@@ -16,6 +16,7 @@ export interface AuditRecord {
 }
 
 const AuditItem = v.object({
+  sk: v.string(),
   action: v.string(),
   actor: v.string(),
   details: v.record(v.string(), v.unknown()),
@@ -50,10 +51,11 @@ export function auditQueryParams(tenant: TenantContext): Omit<QueryCommandInput,
   })
 }
 
-/** Oldest first. */
-export async function listAudit(tenant: TenantContext): Promise<AuditRecord[]> {
+/** Oldest first; `id` is the record's own (the last part of its key). */
+export async function listAudit(tenant: TenantContext): Promise<(AuditRecord & { readonly id: string })[]> {
   return (await queryAll(auditQueryParams(tenant))).map((item) => {
     const a = decodeItem('audit record', AuditItem, item)
-    return { action: a.action, actor: a.actor, details: a.details, createdAt: a.created_at }
+    const id = a.sk.slice(a.sk.lastIndexOf('#') + 1)
+    return { id, action: a.action, actor: a.actor, details: a.details, createdAt: a.created_at }
   })
 }

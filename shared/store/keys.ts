@@ -168,6 +168,28 @@ export const keys = {
   /** Which tool key signs, which is published next, which retired keys stay published. */
   ltiKeyRing: (t: TenantContext): Key => ({ pk: tp(t), sk: 'LTIKEYRING' }),
   ltiIdentityHash: (issuer: string, sub: string): string => h(issuer, sub),
+  skillDomain: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `SKILLDOMAIN#${id}` }),
+  skillDomainPrefix: 'SKILLDOMAIN#',
+  skill: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `SKILL#${id}` }),
+  skillPrefix: 'SKILL#',
+  /** A person's held skill; the person's are one Query on their prefix, the tenant's one on `USKILL#`. */
+  heldSkill: (t: TenantContext, userId: string, skillId: string): Key => ({
+    pk: tp(t),
+    sk: `USKILL#${userId}#${skillId}`,
+  }),
+  heldSkillPrefix: 'USKILL#',
+  heldSkillsOfUserPrefix: (userId: string): string => `USKILL#${userId}#`,
+  jobRole: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `JOBROLE#${id}` }),
+  jobRolePrefix: 'JOBROLE#',
+  jobRoleName: (t: TenantContext, nameLower: string): Key => ({ pk: tp(t), sk: `JOBROLENAME#${nameLower}` }),
+  /** A person's hold on a role (every source in one item); gsi4 lists a role's holders. */
+  roleHolding: (t: TenantContext, userId: string, roleId: string): Key => ({
+    pk: tp(t),
+    sk: `UROLE#${userId}#${roleId}`,
+  }),
+  roleHoldingPrefix: 'UROLE#',
+  roleHoldingsOfUserPrefix: (userId: string): string => `UROLE#${userId}#`,
+  roleHoldersIndexPk: (t: TenantContext, roleId: string): string => `${tp(t)}#ROLEHOLDERS#${roleId}`,
 
   auditRecord: (t: TenantContext, at: string, id: string): Key => ({ pk: tp(t), sk: `AUDIT#${at}#${id}` }),
   auditPrefix: 'AUDIT#',
