@@ -10,8 +10,8 @@ import type { JobRole, RoleHolding } from '../domain/skills/job-role.ts'
 import {
   cellsOf,
   matchingColumns,
-  MATRIX_STATUS_SCAN,
   MAX_MATRIX_COLUMNS,
+  statusScanWindow,
   type MatrixCell,
   type MatrixQuery,
 } from '../domain/skills/matrix.ts'
@@ -138,8 +138,8 @@ export async function teamMatrix(
   if (q.status) {
     // The status of a row is only known once its cells are: read every holding and held skill of
     // the tenant in two Queries and keep the rows with a wanted status, over the first 10,000.
-    const scanned = people.slice(0, MATRIX_STATUS_SCAN)
-    populationTruncated = people.length > MATRIX_STATUS_SCAN
+    const { scanned, truncated } = statusScanWindow(people)
+    populationTruncated = truncated
     const [holdings, held] = await Promise.all([allHoldings(tenant), allHeldSkills(tenant)])
     const holdingsBy = groupBy(holdings, (h) => h.userId)
     const heldBy = groupBy(held, (h) => h.userId)

@@ -76,6 +76,11 @@ export function matchingColumns(
   return chosen.sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || (a.id < b.id ? -1 : 1))
 }
 
+/** The people a status filter looks at: the first `MATRIX_STATUS_SCAN`, and whether more were left. */
+export function statusScanWindow<T>(people: readonly T[], limit = MATRIX_STATUS_SCAN) {
+  return { scanned: people.slice(0, limit), truncated: people.length > limit }
+}
+
 export interface MatrixCell {
   readonly skillId: string
   /** null when the skill is neither required of nor held by the person. */
