@@ -196,6 +196,7 @@ const commands: Record<string, Command> = {
     const group = await groups.createGroup(tenant, input, rule)
     return { ...toGroupResource(group), rule: group.rule }
   },
+  ...skillCommands,
 }
 
 export async function run(args: Parsed): Promise<unknown> {

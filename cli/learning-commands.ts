@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises'
 import { toCourseResource, toCourseSettings, toModuleResource } from '../functions/courses/representation.ts'
 import { toEnrollmentResource, toProgress } from '../functions/enrollments/representation.ts'
-import { CreateCourseInput, type CourseSettings } from '../shared/domain/courses/course.ts'
+import { CreateCourseInput, type CourseSettings, type SkillGrant } from '../shared/domain/courses/course.ts'
+import { skillLevels, type SkillLevel } from '../shared/domain/skills/skill.ts'
 import { AppModuleInput } from '../shared/domain/courses/module.ts'
 import { parseOrThrow } from '../shared/domain/validation.ts'
 import * as courses from '../shared/services/courses-service.ts'
@@ -20,6 +21,21 @@ import {
   type Command,
   type Flags,
 } from './flags.ts'
+
+/** `--grants-skill ID --grants-level L` (both), or `--grants-skill none` to stop granting. */
+function skillGrantFrom(f: Flags): SkillGrant | null | undefined {
+  const skillId = f.get('grants-skill')
+  if (skillId === undefined) {
+    if (f.has('grants-level')) throw new UsageError('--grants-level needs --grants-skill')
+    return undefined
+  }
+  if (skillId === 'none') return null
+  const level = required(f, 'grants-level')
+  if (!(skillLevels as readonly string[]).includes(level)) {
+    throw new UsageError(`--grants-level takes ${skillLevels.join('|')}`)
+  }
+  return { skillId, level: level as SkillLevel }
+}
 
 function settingsFrom(f: Flags): Partial<CourseSettings> & { category?: string } {
   const out: Partial<Record<keyof CourseSettings, unknown>> & { category?: string } = {
@@ -39,6 +55,7 @@ function settingsFrom(f: Flags): Partial<CourseSettings> & { category?: string }
     ceu: optionalNumber(f, 'ceu'),
     requiresSessionSelection: onOff(f, 'requires-session-selection'),
     accessDays: optionalInt(f, 'access-days'),
+    grantsSkill: skillGrantFrom(f),
     category: f.get('category'),
   }
   return Object.fromEntries(

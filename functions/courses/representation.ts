@@ -50,5 +50,9 @@ export function toCourseSettings(c: Course, categoryName: string | null) {
     ceu: s.ceu,
     requires_session_selection: s.requiresSessionSelection,
     access_days: s.accessDays,
+    // Shown once a course grants a skill (the skills feature), so earlier readers see no change.
+    ...(s.grantsSkill
+      ? { grants_skill: { skill_id: s.grantsSkill.skillId, level: s.grantsSkill.level } }
+      : {}),
   }
 }

@@ -4,6 +4,7 @@
  * transaction (the outbox, shared/store/outbox-items.ts); delivery reads them downstream.
  */
 import { randomUUID } from 'node:crypto'
+import type { HeldSkillChange } from './skills/skill.ts'
 
 /** Every event type, so a stored event can be read back as one. */
 export const eventTypes = [
@@ -88,6 +89,8 @@ export function newNotification(
 export interface Effects {
   readonly events?: readonly DomainEvent[]
   readonly notifications?: readonly Notification[]
+  /** Held skill levels the change raises (a course completion granting a skill). */
+  readonly skillLevels?: readonly HeldSkillChange[]
 }
 
 export const noEffects: Effects = {}

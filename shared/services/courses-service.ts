@@ -1,4 +1,5 @@
 /** Courses and modules: creation, the status state machine with its events and cap, settings. */
+import { getSkill } from '../store/skills-store.ts'
 import { randomUUID } from 'node:crypto'
 import {
   CategoryName,
@@ -235,6 +236,10 @@ export async function configureCourse(
         'access_days',
         'access_days must be a whole number of days, at least 1 (or none)',
       )
+  }
+  const grant = settingsChanges.grantsSkill
+  if (grant && !(await getSkill(tenant, grant.skillId))) {
+    throw new ValidationError('grants_skill', `grants_skill: ${grant.skillId} is not a skill of this tenant`)
   }
   for (const prerequisite of settingsChanges.prerequisites ?? []) {
     if (prerequisite === id)

@@ -2,6 +2,9 @@
  * What the learner app does (the CLI stands in for it): module activity, archive downloads,
  * graded quiz attempts, and completion with its certificate; plus historical completion imports.
  */
+import type { SkillGrant } from '../domain/courses/course.ts'
+import { completionRaise, type HeldSkill } from '../domain/skills/skill.ts'
+import { getHeldSkill } from '../store/skills-store.ts'
 import { randomUUID } from 'node:crypto'
 import type { Module } from '../domain/courses/module.ts'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
@@ -108,6 +111,7 @@ function nextState(
   change: ActivityChange,
   validityDays: number | null,
   reported: Reported,
+  skillGrant: SkillGrantContext | undefined = undefined,
 ): { enrollment: Enrollment; effects: Effects } {
   const { attempt } = reported
   if (current.status !== 'active') {
@@ -131,6 +135,11 @@ function nextState(
         change.at,
       ),
     )
+    const raise = skillGrant && completionRaise(skillGrant.grant, next.userId, skillGrant.held, change.at)
+    if (raise) {
+      events.push(newEvent('skill.attained', raise.attained, change.at))
+      return { enrollment: next, effects: { events, skillLevels: [raise.change] } }
+    }
   }
   return { enrollment: next, effects: { events } }
 }
@@ -157,6 +166,13 @@ interface ActivityContext {
   readonly modules: readonly Module[]
   readonly module: Module
   readonly validityDays: number | null
+  /** The skill the course grants on completion, with the learner's hold on it as read. */
+  readonly skillGrant?: SkillGrantContext
+}
+
+interface SkillGrantContext {
+  readonly grant: SkillGrant
+  readonly held: HeldSkill | undefined
 }
 
 async function activityContext(
@@ -169,11 +185,15 @@ async function activityContext(
     listModules(tenant, enrollment.courseId),
     getCourse(tenant, enrollment.courseId),
   ])
+  const grant = course?.settings.grantsSkill ?? null
   return {
     enrollment,
     modules,
     module: findModule(modules, moduleId),
     validityDays: course?.settings.certificateValidityDays ?? null,
+    ...(grant
+      ? { skillGrant: { grant, held: await getHeldSkill(tenant, enrollment.userId, grant.skillId) } }
+      : {}),
   }
 }
 
@@ -197,7 +217,7 @@ async function applyActivityTo(
   reported: Reported,
 ): Promise<ProgressView> {
   const saved = await changeEnrollment(tenant, ctx.enrollment.id, (current) =>
-    nextState(current, ctx.modules, change, ctx.validityDays, reported),
+    nextState(current, ctx.modules, change, ctx.validityDays, reported, ctx.skillGrant),
   )
   return progressView(saved, ctx.modules)
 }

@@ -27,6 +27,7 @@ import {
 } from './expression.ts'
 import { indexes, keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
+import { skillLevels } from '../domain/skills/skill.ts'
 import { commit, type Step } from './transaction.ts'
 
 /**
@@ -52,6 +53,7 @@ const SettingsItem = v.object({
   ceu: withDefault(v.number(), 0),
   requires_session_selection: withDefault(v.boolean(), false),
   access_days: nullable(v.number()),
+  grants_skill: nullable(v.object({ skill_id: v.string(), level: v.picklist(skillLevels) })),
 })
 
 const CourseItem = v.object({
@@ -104,6 +106,7 @@ export function courseFromItem(item: Item): Course {
       ceu: s.ceu,
       requiresSessionSelection: s.requires_session_selection,
       accessDays: s.access_days,
+      grantsSkill: s.grants_skill ? { skillId: s.grants_skill.skill_id, level: s.grants_skill.level } : null,
     },
   }
 }
@@ -121,6 +124,7 @@ function settingsAttributes(s: CourseSettings): Item {
     ceu: s.ceu,
     requires_session_selection: s.requiresSessionSelection,
     access_days: s.accessDays,
+    grants_skill: s.grantsSkill ? { skill_id: s.grantsSkill.skillId, level: s.grantsSkill.level } : null,
   }
 }
 

@@ -13,6 +13,7 @@ import { enrollmentItem, pairIndexKeys, toEnrollment, toPair, type PairState } f
 import { cond, conditionExpression, isEmptyUpdate, updateExpression, type Condition } from './expression.ts'
 import { keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
+import { skillLevelSteps } from './held-skill-items.ts'
 import { commit, type Step } from './transaction.ts'
 
 export type { PairState }
@@ -342,6 +343,7 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
     ...addSteps(keys.counters(tenant), statusCounterDeltas(before, after)),
     ...(certificate ? [certificateStep(tenant, certificate)] : []),
     ...effectSteps(tenant, effects),
+    ...skillLevelSteps(tenant, effects),
   ]
 }
 

@@ -16,6 +16,7 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { getItem, putItem, queryAll, updateItem, type Item } from './db.ts'
 import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
+import { heldSkillStep } from './held-skill-items.ts'
 import { keys } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { commit, writeOrRefuse, type Step } from './transaction.ts'
@@ -191,30 +192,7 @@ export function saveHeldSkillSteps(
   tenant: TenantContext,
   change: { readonly before: HeldSkill | undefined; readonly after: HeldSkill; readonly effects: Effects },
 ): Step<SkillRefusal>[] {
-  const { before, after } = change
-  return [
-    {
-      item: {
-        Put: {
-          Item: {
-            ...keys.heldSkill(tenant, after.userId, after.skillId),
-            type: 'held_skill',
-            user_id: after.userId,
-            skill_id: after.skillId,
-            level: after.level,
-            source: after.source,
-            earned_at: after.earnedAt,
-            valid_until: after.validUntil,
-            pending_claim_level: after.pendingClaimLevel,
-            updated_at: after.updatedAt,
-          },
-          ...conditionExpression(before ? cond.eq('updated_at', before.updatedAt) : cond.notExists()),
-        },
-      },
-      refusal: 'stale',
-    },
-    ...effectSteps(tenant, change.effects),
-  ]
+  return [heldSkillStep(tenant, change), ...effectSteps(tenant, change.effects)]
 }
 
 /** @throws WriteRefused<SkillRefusal>: `stale` */

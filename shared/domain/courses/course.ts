@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import { RuleViolationError } from '../errors.ts'
 import { text, textRules } from '../text-rules.ts'
 import { Timestamp } from '../validation.ts'
+import type { SkillLevel } from '../skills/skill.ts'
 
 export const courseStatuses = ['draft', 'published', 'archived'] as const
 export type CourseStatus = (typeof courseStatuses)[number]
@@ -22,6 +23,13 @@ export interface CourseSettings {
   readonly requiresSessionSelection: boolean
   /** Days of access an enrollment gets from the moment it becomes active; null: no end. */
   readonly accessDays: number | null
+  /** Completing the course raises the learner's skill to this level (source `completion`). */
+  readonly grantsSkill: SkillGrant | null
+}
+
+export interface SkillGrant {
+  readonly skillId: string
+  readonly level: SkillLevel
 }
 
 export const defaultSettings: CourseSettings = {
@@ -36,6 +44,7 @@ export const defaultSettings: CourseSettings = {
   ceu: 0,
   requiresSessionSelection: false,
   accessDays: null,
+  grantsSkill: null,
 }
 
 export interface Course {

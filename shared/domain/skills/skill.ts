@@ -75,3 +75,47 @@ export function isAttainment(previous: SkillLevel | null, next: SkillLevel, sour
   if (source === 'manual') return false
   return previous === null || levelRank(next) > levelRank(previous)
 }
+
+/** A held skill as it becomes, written only if it is still as `before` was read (absent if undefined). */
+export interface HeldSkillChange {
+  readonly before: HeldSkill | undefined
+  readonly after: HeldSkill
+}
+
+/**
+ * What completing a course that grants `grant` does to the learner's held skill: raises it (source
+ * `completion`, announced by `skill.attained`) when the granted level is above the current one;
+ * nothing otherwise. A pending claim the granted level settles is cleared.
+ */
+export function completionRaise(
+  grant: { readonly skillId: string; readonly level: SkillLevel },
+  userId: string,
+  before: HeldSkill | undefined,
+  at: string,
+): { change: HeldSkillChange; attained: Record<string, unknown> } | undefined {
+  const previous = currentLevel(before, at)
+  if (!isAttainment(previous, grant.level, 'completion')) return undefined
+  const claim = before?.pendingClaimLevel ?? null
+  const after: HeldSkill = {
+    userId,
+    skillId: grant.skillId,
+    level: grant.level,
+    source: 'completion',
+    earnedAt: at,
+    validUntil: null,
+    pendingClaimLevel: claim !== null && levelRank(claim) <= levelRank(grant.level) ? null : claim,
+    updatedAt: at,
+  }
+  return {
+    change: { before, after },
+    attained: {
+      userId,
+      skillId: grant.skillId,
+      level: grant.level,
+      previousLevel: previous,
+      source: 'completion',
+      earnedAt: at,
+      validUntil: null,
+    },
+  }
+}
