@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts'
+import { requireCapability } from '../domain/plans/entitlements.ts'
 import { newEvent } from '../domain/events.ts'
 import {
   replaceRequirements,
@@ -31,6 +32,13 @@ import { isRefused } from '../store/store-errors.ts'
 import { getUser as getStoredUser } from '../store/users-store.ts'
 
 const nowIso = () => new Date().toISOString()
+
+/**
+ * Skills management (Starter and up) on every channel: the app's pages (the operator CLI locally)
+ * and the API, which also needs API access (Growth and up, checked first). docs/decisions/0019.
+ */
+export const requireSkillsManagement = (tenant: TenantContext): void =>
+  requireCapability(tenant.plan, 'skills_management')
 
 const nameTaken = () => new ConflictError('job_role.name_taken', 'A job role with this name already exists')
 const unknownSkill = (field: string) => new ValidationError(field, 'Unknown or inactive skill')
@@ -84,6 +92,7 @@ export async function createJobRole(
   input: CreateJobRoleInput & { key?: string | null },
   at = nowIso(),
 ): Promise<JobRole> {
+  requireSkillsManagement(tenant)
   const listed = input.required_skills ?? []
   if (listed.length > 0) checkListed(listed, await skillsById(tenant))
   const role: JobRole = {
@@ -116,6 +125,7 @@ export async function updateJobRole(
   input: UpdateJobRoleInput,
   at = nowIso(),
 ): Promise<JobRole> {
+  requireSkillsManagement(tenant)
   const skills = await skillsById(tenant)
   if (input.required_skills) checkListed(input.required_skills, skills)
   const visible = (skillId: string) => skills.get(skillId)?.isActive === true
@@ -248,6 +258,7 @@ export async function assignRole(
   source: RoleSource,
   at = nowIso(),
 ): Promise<HeldRole[]> {
+  requireSkillsManagement(tenant)
   await requireUser(tenant, userId)
   const role = await getJobRole(tenant, roleId)
   await changeSource(tenant, userId, role, source, 'add', source === 'manual' ? 'manual' : null, at)
@@ -261,6 +272,7 @@ export async function unassignRole(
   source: RoleSource,
   at = nowIso(),
 ): Promise<HeldRole[]> {
+  requireSkillsManagement(tenant)
   await requireUser(tenant, userId)
   const role = await getJobRole(tenant, roleId)
   await changeSource(tenant, userId, role, source, 'remove', null, at)
@@ -285,6 +297,7 @@ export async function replaceImportedRoles(
   ids: readonly string[],
   at = nowIso(),
 ): Promise<ImportedRolesResult> {
+  requireSkillsManagement(tenant)
   await requireUser(tenant, userId)
   const wanted = [...new Set(ids)]
   const roles = new Map((await getJobRoles(tenant, wanted)).map((r) => [r.id, r]))

@@ -41,7 +41,7 @@ import {
   saveSkillFlags,
 } from '../store/skills-store.ts'
 import { getUser as getStoredUser } from '../store/users-store.ts'
-import { skillsById } from './job-roles-service.ts'
+import { requireSkillsManagement, skillsById } from './job-roles-service.ts'
 
 const nowIso = () => new Date().toISOString()
 
@@ -49,6 +49,7 @@ export async function createDomain(
   tenant: TenantContext,
   input: { name: string; nameFr: string | null },
 ): Promise<SkillDomain> {
+  requireSkillsManagement(tenant)
   const domain: SkillDomain = { id: randomUUID(), name: input.name, nameFr: input.nameFr }
   await insertDomain(tenant, domain)
   return domain
@@ -59,6 +60,7 @@ export async function createSkill(
   input: { domainId: string; name: string; nameFr: string | null; isActive: boolean; isCritical: boolean },
   at = nowIso(),
 ): Promise<Skill> {
+  requireSkillsManagement(tenant)
   if (!(await getDomain(tenant, input.domainId))) throw new NotFoundError('skill_domain')
   const skill: Skill = { id: randomUUID(), ...input, createdAt: at, updatedAt: at }
   await insertSkill(tenant, skill)
@@ -77,6 +79,7 @@ export async function updateSkill(
   input: { isActive?: boolean; isCritical?: boolean },
   at = nowIso(),
 ): Promise<Skill> {
+  requireSkillsManagement(tenant)
   const before = await getSkill(tenant, id)
   const after: Skill = {
     ...before,
@@ -111,6 +114,7 @@ export async function setLevel(
   input: LevelInput,
   at = nowIso(),
 ): Promise<HeldSkill> {
+  requireSkillsManagement(tenant)
   await requireUser(tenant, userId)
   await getSkill(tenant, skillId)
   return retryOnConflict(async () => {
@@ -159,6 +163,7 @@ export async function claimLevel(
   level: SkillLevel,
   at = nowIso(),
 ): Promise<HeldSkill> {
+  requireSkillsManagement(tenant)
   await requireUser(tenant, userId)
   await getSkill(tenant, skillId)
   return retryOnConflict(async () => {
@@ -217,6 +222,7 @@ export async function personSkills(
   locale: SkillLocale,
   now = nowIso(),
 ): Promise<PersonSkills> {
+  requireSkillsManagement(tenant)
   await requireUser(tenant, userId)
   const [skills, domains, holdings, held] = await Promise.all([
     skillsById(tenant),

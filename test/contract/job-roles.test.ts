@@ -307,6 +307,23 @@ describe('Plans', () => {
 })
 
 describe('CLI: job roles', () => {
+  it('refuses skills management on a plan without it (Free), on every channel', async () => {
+    const t = await newTenant('free')
+    const refused = await lms('job-role', 'create', '--tenant', t.slug, '--name', 'Nope')
+    expect(refused.code).not.toBe(0)
+    expect(refused.json.error).toMatchObject({
+      code: 403,
+      entitlement_blocked: {
+        flag_or_limit: 'skills_management',
+        current_tier: 'free',
+        required_tier: 'starter',
+      },
+    })
+    const starter = await newTenant('starter')
+    const allowed = await lms('job-role', 'create', '--tenant', starter.slug, '--name', 'Yes')
+    expect(allowed.code).toBe(0)
+  })
+
   it('creates a role managed by imported content and assigns it by source', async () => {
     const t = await newTenant()
     const user = await makeUser(t)
