@@ -10,7 +10,7 @@ import type { Effects } from '../domain/events.ts'
 import { roleSources, type JobRole, type RoleHolding } from '../domain/skills/job-role.ts'
 import { skillLevels } from '../domain/skills/skill.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { batchGet, getItem, queryAll, type Item } from './db.ts'
+import { batchGet, batchPut, getItem, queryAll, type Item } from './db.ts'
 import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys } from './keys.ts'
@@ -303,4 +303,24 @@ export function holdingChangeSteps(tenant: TenantContext, c: HoldingChange): Ste
 /** @throws WriteRefused<JobRoleRefusal>: `stale`, `role_inactive`, `user_missing` */
 export async function changeHolding(tenant: TenantContext, c: HoldingChange): Promise<void> {
   await commit(holdingChangeSteps(tenant, c))
+}
+
+/**
+ * Bulk-loads holdings into a tenant that has none: for benchmarks only. No condition, no count
+ * (`holder_count` is not moved), no event.
+ */
+export async function seedHoldings(tenant: TenantContext, holdings: readonly RoleHolding[]): Promise<void> {
+  await batchPut(
+    holdings.map((h) => ({
+      ...keys.roleHolding(tenant, h.userId, h.jobRoleId),
+      type: 'role_holding',
+      user_id: h.userId,
+      job_role_id: h.jobRoleId,
+      sources: [...h.sources],
+      version: h.version,
+      [indexes.gsi4.pk]: keys.roleHoldersIndexPk(tenant, h.jobRoleId),
+      [indexes.gsi4.sk]: h.userId,
+    })),
+    16,
+  )
 }

@@ -13,7 +13,7 @@ import {
   type SkillDomain,
 } from '../domain/skills/skill.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { getItem, putItem, queryAll, updateItem, type Item } from './db.ts'
+import { batchPut, getItem, putItem, queryAll, updateItem, type Item } from './db.ts'
 import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
 import { heldSkillStep } from './held-skill-items.ts'
@@ -201,4 +201,12 @@ export async function saveHeldSkill(
   change: { readonly before: HeldSkill | undefined; readonly after: HeldSkill; readonly effects: Effects },
 ): Promise<void> {
   await commit(saveHeldSkillSteps(tenant, change))
+}
+
+/** Bulk-loads held skills into a tenant that has none: for benchmarks only (no condition, no event). */
+export async function seedHeldSkills(tenant: TenantContext, held: readonly HeldSkill[]): Promise<void> {
+  await batchPut(
+    held.map((h) => heldSkillStep(tenant, { before: undefined, after: h }).item.Put?.Item ?? {}),
+    16,
+  )
 }

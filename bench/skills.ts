@@ -1,0 +1,153 @@
+/**
+ * `npx tsx bench/skills.ts`: the team matrix on a Growth tenant of 10,000 people and 200 skills
+ * (20 roles of 20 required skills, one role and five held levels a person), in DynamoDB Local: a
+ * page of 50 people by 40 skills, and a status-filtered matrix over the whole population. Prints
+ * the DynamoDB calls by operation, the capacity DynamoDB Local reports, and the handler time.
+ */
+import { startStores } from '../local/stores.ts'
+import { freePort } from '../local/free-port.ts'
+
+const PEOPLE = 10_000
+const SKILLS = 200
+const ROLES = 20
+const REGION = 'us-east-1'
+const TABLE = 'lms'
+const RUNS = 5
+
+async function main(): Promise<void> {
+  const stores = await startStores({
+    dataDir: ':memory:',
+    dynamoPort: await freePort(),
+    emulatorPort: await freePort(),
+    tableName: TABLE,
+    region: REGION,
+  })
+  try {
+    Object.assign(process.env, {
+      LMS_DYNAMODB_ENDPOINT: stores.dynamoEndpoint,
+      LMS_SQS_ENDPOINT: stores.emulatorEndpoint,
+      LMS_S3_ENDPOINT: stores.emulatorEndpoint,
+      LMS_TABLE_NAME: TABLE,
+      AWS_REGION: REGION,
+      LMS_LOG_LEVEL: 'silent',
+      LMS_TENANT_CACHE_MS: '5000',
+    })
+    const { createApiKey, createTenant, updateTenant } = await import('../shared/services/tenants-service.ts')
+    const { seedUsers } = await import('../shared/store/users-store.ts')
+    const { makeUsers } = await import('./seed.ts')
+    const { createDomain, createSkill } = await import('../shared/services/skills-service.ts')
+    const { createJobRole } = await import('../shared/services/job-roles-service.ts')
+    const { seedHoldings } = await import('../shared/store/job-roles-store.ts')
+    const { seedHeldSkills } = await import('../shared/store/skills-store.ts')
+    const { skillLevels } = await import('../shared/domain/skills/skill.ts')
+    const { handler } = await import('../functions/skills/handler.ts')
+    const { invoke, expectOk } = await import('./invoke.ts')
+    const { costOf } = await import('./call-summary.ts')
+
+    process.stderr.write('bench/skills: seeding...\n')
+    const tenant = await createTenant({
+      slug: `skills-${Date.now().toString(36)}`,
+      plan: 'growth',
+      name: 'Skills',
+    })
+    await updateTenant(tenant.slug, { skillsPlanning: true })
+    const key = (await createApiKey(tenant, ['read'])).key
+    const people = makeUsers(PEOPLE).map((u) => ({ ...u, isActive: true }))
+    await seedUsers(tenant, people, 16)
+    const domains = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => createDomain(tenant, { name: `Domain ${i}`, nameFr: null })),
+    )
+    const skills: Awaited<ReturnType<typeof createSkill>>[] = []
+    for (let i = 0; i < SKILLS; i++) {
+      skills.push(
+        await createSkill(tenant, {
+          domainId: domains[i % domains.length]?.id ?? '',
+          name: `Skill ${String(i).padStart(3, '0')}`,
+          nameFr: null,
+          isActive: true,
+          isCritical: i % 10 === 0,
+        }),
+      )
+    }
+    const roles: Awaited<ReturnType<typeof createJobRole>>[] = []
+    for (let r = 0; r < ROLES; r++) {
+      const required = Array.from({ length: 20 }, (_, j) => ({
+        skill_id: skills[(r * 7 + j) % SKILLS]?.id ?? '',
+        required_level: skillLevels[(r + j) % 4] ?? 'awareness',
+      }))
+      roles.push(await createJobRole(tenant, { name: `Role ${r}`, required_skills: required }))
+    }
+    const at = new Date().toISOString()
+    await seedHoldings(
+      tenant,
+      people.map((u, i) => ({
+        userId: u.id,
+        jobRoleId: roles[i % ROLES]?.id ?? '',
+        sources: ['import' as const],
+        version: 1,
+      })),
+    )
+    await seedHeldSkills(
+      tenant,
+      people.flatMap((u, i) =>
+        Array.from({ length: 5 }, (_, j) => ({
+          userId: u.id,
+          skillId: skills[((i % ROLES) * 7 + j * 3) % SKILLS]?.id ?? '',
+          level: skillLevels[(i + j) % 4] ?? 'awareness',
+          source: 'assessment' as const,
+          earnedAt: at,
+          validUntil: null,
+          pendingClaimLevel: null,
+          updatedAt: at,
+        })),
+      ),
+    )
+
+    const { config } = await import('../shared/config.ts')
+    const host = `${tenant.slug}.${config.serviceHost}`
+    const scenarios = [
+      { name: 'matrix page, 50 people × 40 skills', url: '/api/v1/skills/matrix?per_page=50' },
+      {
+        name: 'matrix with status=below_2,below_1 over 10,000 people',
+        url: '/api/v1/skills/matrix?per_page=50&status=below_2,below_1',
+      },
+    ]
+    const out = []
+    for (const s of scenarios) {
+      const times: number[] = []
+      let last
+      for (let i = 0; i < RUNS; i++) {
+        const req = { method: 'GET', url: s.url, host, apiKey: key }
+        const inv = await invoke(handler, req)
+        expectOk(req, inv.result)
+        times.push(inv.ms)
+        last = inv
+      }
+      if (!last) continue
+      const calls = last.calls
+      const totals = costOf(calls)
+      const byOp = [...new Set(calls.map((c) => c.op))].map((op) => ({
+        op,
+        ...costOf(calls.filter((c) => c.op === op)),
+      }))
+      const meta = (JSON.parse(last.result.body ?? '{}') as { meta: Record<string, unknown> }).meta
+      out.push({
+        scenario: s.name,
+        rows: meta.total,
+        columns: (meta.columns as unknown[]).length,
+        calls: totals.calls,
+        rcu: totals.rcu,
+        wcu: totals.wcu,
+        byOp,
+        handlerMsMedian: Math.round([...times].sort((a, b) => a - b)[Math.floor(RUNS / 2)] ?? 0),
+      })
+    }
+    process.stdout.write(
+      `${JSON.stringify({ people: PEOPLE, skills: SKILLS, roles: ROLES, runs: RUNS, out }, null, 2)}\n`,
+    )
+  } finally {
+    await stores.stop()
+  }
+}
+
+await main()
