@@ -17,6 +17,8 @@ import { httpStack } from '../../shared/http/stack.ts'
 import * as jobRoles from '../../shared/services/job-roles-service.ts'
 import * as skills from '../../shared/services/skills-service.ts'
 import { matrixRoute } from './matrix.ts'
+
+export { matrixRoute }
 import { toImportedRolesResource, toJobRoleResource, toPersonSkillsResource } from './representation.ts'
 
 /** Job roles and the person's skills: the skills-management feature (Starter and up). */

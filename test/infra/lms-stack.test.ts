@@ -588,7 +588,15 @@ describe('Construct: LmsStack', () => {
         counting.has(group),
       )
     }
-    expect([...counting].sort()).toEqual(['courses', 'enrollments', 'groups', 'public', 'users', 'webhooks'])
+    expect([...counting].sort()).toEqual([
+      'courses',
+      'enrollments',
+      'groups',
+      'public',
+      'skills',
+      'users',
+      'webhooks',
+    ])
   })
 
   it('outputs the table name and the tenant URL, not the disabled execute-api endpoint', () => {
