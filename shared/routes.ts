@@ -107,6 +107,11 @@ export const routes: readonly RouteDef[] = [
   r('PUT', '/api/v1/users/{id}/job-roles', 'skills', 'write'),
   r('GET', '/api/v1/users/{id}/skills', 'skills', 'read'),
   r('GET', '/api/v1/skills/matrix', 'skills', 'read'),
+  r('GET', '/api/v1/reports/completions', 'reports', 'read'),
+  r('GET', '/api/v1/reports/enrollments', 'reports', 'read'),
+  r('GET', '/api/v1/reports/compliance', 'reports', 'read'),
+  r('GET', '/api/v1/reports/users/activity', 'reports', 'read'),
+  r('GET', '/api/v1/reports/courses/performance', 'reports', 'read'),
 
   // An addition to the spec (its deliveries view is in the admin UI): admin scope, payloads included.
   r('GET', '/api/v1/webhooks/deliveries', 'webhooks', 'admin'),

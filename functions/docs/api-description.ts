@@ -29,6 +29,13 @@ import {
 } from '../../shared/domain/groups/group.ts'
 import { CreateUserInput, UpdateUserInput } from '../../shared/domain/users/user-schemas.ts'
 import { routeKey, routes, type RouteDef } from '../../shared/routes.ts'
+import {
+  ComplianceFilters,
+  CompletionsFilters,
+  CoursePerformanceFilters,
+  EnrollmentsFilters,
+  UserActivityFilters,
+} from '../../shared/domain/reports/queries.ts'
 import { ListUsersFilters, TranscriptQuery } from '../users/list-users-query.ts'
 
 const bodies: Record<string, v.GenericSchema> = {
@@ -55,6 +62,11 @@ const queries: Record<string, v.GenericSchema> = {
   'GET /api/v1/courses': ListCoursesFilters,
   'GET /api/v1/enrollments': ListEnrollmentsFilters,
   'GET /api/v1/webhooks/deliveries': ListDeliveriesFilters,
+  'GET /api/v1/reports/completions': CompletionsFilters,
+  'GET /api/v1/reports/enrollments': EnrollmentsFilters,
+  'GET /api/v1/reports/compliance': ComplianceFilters,
+  'GET /api/v1/reports/users/activity': UserActivityFilters,
+  'GET /api/v1/reports/courses/performance': CoursePerformanceFilters,
 }
 
 const listRoutes = new Set([
@@ -66,6 +78,11 @@ const listRoutes = new Set([
   'GET /api/v1/enrollments',
   'GET /api/v1/webhooks/deliveries',
   'GET /api/v1/completions',
+  'GET /api/v1/reports/completions',
+  'GET /api/v1/reports/enrollments',
+  'GET /api/v1/reports/compliance',
+  'GET /api/v1/reports/users/activity',
+  'GET /api/v1/reports/courses/performance',
 ])
 
 /** Schemas are documented as JSON Schema; transforms (trim, lowercase) describe their input. */

@@ -9,6 +9,7 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { Item } from './db.ts'
 import { decodeItem, nullable, withDefault } from './decode.ts'
 import { indexes, keys } from './keys.ts'
+import { enrollmentReportKeys } from './report-indexes.ts'
 
 const Status = v.picklist(enrollmentStatuses)
 
@@ -169,6 +170,7 @@ export function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
     [indexes.gsi4.sk]: enrolled,
     [indexes.gsi5.pk]: keys.courseEnrollmentsPk(tenant, e.courseId),
     [indexes.gsi5.sk]: enrolled,
+    ...enrollmentReportKeys(tenant, e),
   }
 }
 

@@ -8,6 +8,8 @@ import { isCounted, type Enrollment } from '../domain/enrollments/enrollment.ts'
 import { issuedCertificate, type Certificate } from '../domain/enrollments/progress.ts'
 import type { Effects } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { addTallies, emptyTally, tallyDelta } from '../domain/reports/course-performance.ts'
+import { courseTallySteps } from './course-report-items.ts'
 import { batchGet, getItem, type TransactItem } from './db.ts'
 import { enrollmentItem, pairIndexKeys, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
 import { cond, conditionExpression, isEmptyUpdate, updateExpression, type Condition } from './expression.ts'
@@ -213,6 +215,14 @@ export function insertEnrollmentsParams(
       : rows.map((row, i) => activeUserStep(tenant, row.enrollment.userId, i))),
     courseStep(tenant, courseId, rows, guards),
     ...addSteps(keys.counters(tenant), deltas),
+    ...courseTallySteps(
+      tenant,
+      courseId,
+      rows.reduce(
+        (t, row) => addTallies(t, tallyDelta(row.replaces?.enrollment, row.enrollment)),
+        emptyTally,
+      ),
+    ),
   ]
 }
 
@@ -344,6 +354,7 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
     ...(certificate ? [certificateStep(tenant, certificate)] : []),
     ...effectSteps(tenant, effects),
     ...skillLevelSteps(tenant, effects),
+    ...courseTallySteps(tenant, before.courseId, tallyDelta(before, after)),
   ]
 }
 

@@ -194,6 +194,17 @@ export const keys = {
   auditRecord: (t: TenantContext, at: string, id: string): Key => ({ pk: tp(t), sk: `AUDIT#${at}#${id}` }),
   auditPrefix: 'AUDIT#',
 
+  /** Reports (docs/decisions/0018): a course's tally, moved in every enrollment write's transaction. */
+  courseReport: (t: TenantContext, courseId: string): Key => ({ pk: tp(t), sk: `RPTCOURSE#${courseId}` }),
+  /** rpt1: assigned enrollments by certificate expiry (compliance). */
+  assignmentsIndexPk: (t: TenantContext): string => `${tp(t)}#ASSIGN`,
+  /** rpt2: enrollments by last activity, and users by last login (user activity). */
+  enrollmentActivityPk: (t: TenantContext): string => `${tp(t)}#ENRACT`,
+  userLoginsPk: (t: TenantContext): string => `${tp(t)}#LOGINS`,
+  /** Before every timestamp: an assignment without a completion sorts first. */
+  noCompletion: '!',
+  exportJob: (t: TenantContext, jobId: string): Key => ({ pk: tp(t), sk: `EXPORT#${jobId}` }),
+
   outboxPrefix: 'OUTBOX#',
   /** gsi1 partition of outbox events not yet relayed (sparse: relaying removes them from it). */
   pendingOutboxPk: 'OUTBOX#PENDING',

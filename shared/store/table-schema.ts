@@ -3,11 +3,12 @@
  * it, so DynamoDB Local and AWS always have the same keys, indexes, TTL and stream.
  */
 import { allIndexes, TTL_ATTRIBUTE } from './keys.ts'
+import { reportIndexList } from './report-indexes.ts'
 
 export const tableSchema = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  globalIndexes: allIndexes,
+  globalIndexes: [...allIndexes, ...reportIndexList],
   ttlAttribute: TTL_ATTRIBUTE,
   /** The outbox relay reads new images from the stream. */
   streamView: 'NEW_AND_OLD_IMAGES',

@@ -21,6 +21,7 @@ import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
+import { userReportKeys } from './report-indexes.ts'
 import { commit, type Step } from './transaction.ts'
 
 /** What the tenant-wide indexes mean for users: the three sort orders of the users list. */
@@ -77,7 +78,7 @@ export function toUser(item: Item): User {
 }
 
 /** The attributes a change may move: everything but the keys, the ids and the group set. */
-function changeableAttributes(user: User): Item {
+function changeableAttributes(tenant: TenantContext, user: User): Item {
   return {
     email: user.email,
     first_name: user.firstName,
@@ -94,6 +95,7 @@ function changeableAttributes(user: User): Item {
     ...(user.erasedAt !== undefined ? { erased_at: user.erasedAt } : {}),
     [usersBy.lastName.sk]: keys.usersByLastName(user.lastName, user.id),
     [usersBy.email.sk]: keys.usersByEmail(user.email, user.id),
+    ...userReportKeys(tenant, user),
   }
 }
 
@@ -105,7 +107,7 @@ function userItem(tenant: TenantContext, user: User): Item {
     id: user.id,
     user_type: user.userType,
     created_at: user.createdAt,
-    ...changeableAttributes(user),
+    ...changeableAttributes(tenant, user),
     [usersBy.created.pk]: indexPk,
     [usersBy.created.sk]: keys.usersByCreated(user.createdAt, user.id),
     [usersBy.lastName.pk]: indexPk,
@@ -192,10 +194,10 @@ export function saveUserSteps(
   tenant: TenantContext,
   { before, after, seatCap, effects = {} }: UserChange,
 ): Step<UserRefusal>[] {
-  const from = changeableAttributes(before)
+  const from = changeableAttributes(tenant, before)
   const set = {
     ...Object.fromEntries(
-      Object.entries(changeableAttributes(after)).filter(([name, value]) => !same(from[name], value)),
+      Object.entries(changeableAttributes(tenant, after)).filter(([name, value]) => !same(from[name], value)),
     ),
     // Always moved: it is what the next change's condition reads.
     updated_at: after.updatedAt,

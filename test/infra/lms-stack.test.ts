@@ -148,7 +148,15 @@ describe('Construct: LmsStack', () => {
     // Assess
     expect(tableSchema.partitionKey).toBe('pk')
     expect(tableSchema.sortKey).toBe('sk')
-    expect(tableSchema.globalIndexes.map((i) => i.name)).toEqual(['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'])
+    expect(tableSchema.globalIndexes.map((i) => i.name)).toEqual([
+      'gsi1',
+      'gsi2',
+      'gsi3',
+      'gsi4',
+      'gsi5',
+      'rpt1',
+      'rpt2',
+    ])
     template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1)
     template.resourceCountIs('AWS::DynamoDB::Table', 0)
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', table)
@@ -593,6 +601,7 @@ describe('Construct: LmsStack', () => {
       'enrollments',
       'groups',
       'public',
+      'reports',
       'skills',
       'users',
       'webhooks',

@@ -10,7 +10,7 @@ import { QueryBoolean, Timestamp, Uuid } from '../validation.ts'
 import { complianceStatuses } from './compliance.ts'
 import type { ReportType } from './rows.ts'
 
-const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   v.picklist(values, `must be one of ${values.join(', ')}`)
 
 export const CompletionsFilters = v.object({
@@ -26,7 +26,7 @@ export const completionSorts = ['completed_at', 'score'] as const
 export const EnrollmentsFilters = v.object({
   course_id: v.optional(Uuid),
   group_id: v.optional(Uuid),
-  status: v.optional(oneOf([...enrollmentStatuses])),
+  status: v.optional(oneOf(enrollmentStatuses)),
   enrolled_after: v.optional(Timestamp),
   enrolled_before: v.optional(Timestamp),
 })
@@ -36,7 +36,7 @@ export const enrollmentReportSorts = ['enrolled_at'] as const
 export const ComplianceFilters = v.object({
   group_id: v.optional(Uuid),
   course_id: v.optional(Uuid),
-  status: v.optional(oneOf([...complianceStatuses])),
+  status: v.optional(oneOf(complianceStatuses)),
   as_of: v.optional(Timestamp),
 })
 
@@ -45,7 +45,7 @@ export const UserActivityFilters = v.object({
   active_after: v.optional(Timestamp),
   active_before: v.optional(Timestamp),
   include_inactive: v.optional(QueryBoolean),
-  user_type: v.optional(oneOf([...userTypes])),
+  user_type: v.optional(oneOf(userTypes)),
 })
 
 /** `category` is the category's exact name, as on the courses listing. */

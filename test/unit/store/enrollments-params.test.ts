@@ -164,8 +164,16 @@ describe('Function: insertEnrollmentsParams', () => {
       { row: 0, kind: 'user_inactive' },
       'course',
       undefined,
+      undefined,
     ])
-    const [pair, record, user, course, counters] = steps.map((s) => s.item)
+    const [pair, record, user, course, counters, tally] = steps.map((s) => s.item)
+    // The course's report tally moves with it: one more enrollment.
+    expect(tally?.Update).toEqual({
+      Key: { pk, sk: 'RPTCOURSE#c-1' },
+      UpdateExpression: 'SET #n0 = :v0, #n1 = :v1 ADD #n2 :v2',
+      ExpressionAttributeNames: { '#n0': 'course_id', '#n1': 'type', '#n2': 'enrollments' },
+      ExpressionAttributeValues: { ':v0': 'c-1', ':v1': 'course_report', ':v2': 1 },
+    })
     expect(pair?.Put).toMatchObject({
       Item: { pk, sk: 'ENRPAIR#u-1#c-1', enrollment_id: 'e-1', status: 'active' },
       ConditionExpression: 'attribute_not_exists(#n0)',
@@ -253,7 +261,10 @@ describe('Function: insertEnrollmentsParams', () => {
       { row: 1, kind: 'user_inactive' },
       'course',
       undefined,
+      undefined,
     ])
+    // One tally step for the group: two enrollments.
+    expect(steps[9]?.item.Update?.ExpressionAttributeValues).toMatchObject({ ':v2': 2 })
     expect(steps[4]?.item.Put?.Item).toMatchObject({
       pk,
       sk: `OUTBOX#${at}#${event.id}`,
@@ -282,6 +293,7 @@ describe('Function: insertEnrollmentsParams', () => {
       { row: 0, kind: 'duplicate' },
       { row: 0, kind: 'duplicate' },
       'course',
+      undefined,
       undefined,
     ])
     expect(steps[2]?.item.Update?.ConditionExpression).toBe('attribute_exists(#n1)')
@@ -358,7 +370,13 @@ describe('Function: saveEnrollmentParams', () => {
       ExpressionAttributeValues: { ':v0': -1, ':v1': 1 },
     })
     expect(outbox?.item.Put?.Item).toMatchObject({ event: 'enrollment.dropped', event_id: event.id })
-    expect(steps).toHaveLength(5)
+    // The course's report tally: one enrollment fewer still, one more dropped.
+    expect(steps[5]?.item.Update).toMatchObject({
+      Key: { pk, sk: 'RPTCOURSE#c-1' },
+      ExpressionAttributeNames: { '#n2': 'drop_offs' },
+      ExpressionAttributeValues: { ':v2': 1 },
+    })
+    expect(steps).toHaveLength(6)
   })
 
   it('writes the certificate a completion issues, once, as a new item', () => {

@@ -1,0 +1,100 @@
+/** Route group `reports`: the five reports (document 001, "Reports"); export jobs come next. */
+import {
+  ComplianceFilters,
+  completionSorts,
+  CompletionsFilters,
+  CoursePerformanceFilters,
+  enrollmentReportSorts,
+  EnrollmentsFilters,
+  UserActivityFilters,
+} from '../../shared/domain/reports/queries.ts'
+import { parseOrThrow } from '../../shared/domain/validation.ts'
+import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
+import { ok } from '../../shared/http/responses.ts'
+import { route } from '../../shared/http/route.ts'
+import { httpStack } from '../../shared/http/stack.ts'
+import * as reports from '../../shared/services/reports-service.ts'
+
+export const completions = route('GET /api/v1/reports/completions', async ({ tenant, query }) => {
+  const f = parseOrThrow(CompletionsFilters, query)
+  const page = paging(query)
+  const sort = sorting(query, completionSorts, { by: 'completed_at', order: 'desc' })
+  const { items, total } = await reports.completionsReport(tenant, {
+    courseId: f.course_id,
+    userId: f.user_id,
+    groupId: f.group_id,
+    completedAfter: f.completed_after,
+    completedBefore: f.completed_before,
+    passFail: f.pass_fail,
+    sortBy: sort.by,
+    order: sort.order,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items, listMeta(page, total))
+})
+
+export const enrollments = route('GET /api/v1/reports/enrollments', async ({ tenant, query }) => {
+  const f = parseOrThrow(EnrollmentsFilters, query)
+  const page = paging(query)
+  const sort = sorting(query, enrollmentReportSorts, { by: 'enrolled_at', order: 'desc' })
+  const { items, total } = await reports.enrollmentsReport(tenant, {
+    courseId: f.course_id,
+    groupId: f.group_id,
+    status: f.status,
+    enrolledAfter: f.enrolled_after,
+    enrolledBefore: f.enrolled_before,
+    order: sort.order,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items, listMeta(page, total))
+})
+
+export const compliance = route('GET /api/v1/reports/compliance', async ({ tenant, query }) => {
+  const f = parseOrThrow(ComplianceFilters, query)
+  const page = paging(query)
+  const { items, total } = await reports.complianceReport(tenant, {
+    groupId: f.group_id,
+    courseId: f.course_id,
+    status: f.status,
+    asOf: f.as_of,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items, listMeta(page, total))
+})
+
+export const userActivity = route('GET /api/v1/reports/users/activity', async ({ tenant, query }) => {
+  const f = parseOrThrow(UserActivityFilters, query)
+  const page = paging(query)
+  const { items, total } = await reports.userActivityReport(tenant, {
+    groupId: f.group_id,
+    activeAfter: f.active_after,
+    activeBefore: f.active_before,
+    includeInactive: f.include_inactive ?? false,
+    userType: f.user_type,
+    offset: page.offset,
+    limit: page.perPage,
+  })
+  return ok(items, listMeta(page, total))
+})
+
+export const coursePerformance = route(
+  'GET /api/v1/reports/courses/performance',
+  async ({ tenant, query }) => {
+    const f = parseOrThrow(CoursePerformanceFilters, query)
+    const page = paging(query)
+    const { items, total } = await reports.coursePerformanceReport(tenant, {
+      courseId: f.course_id,
+      category: f.category,
+      periodStart: f.period_start,
+      periodEnd: f.period_end,
+      offset: page.offset,
+      limit: page.perPage,
+    })
+    return ok(items, listMeta(page, total))
+  },
+)
+
+export const handler = httpStack([completions, enrollments, compliance, userActivity, coursePerformance])

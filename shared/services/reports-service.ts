@@ -1,0 +1,303 @@
+/**
+ * The five reports (document 001, "Reports"; docs/decisions/0018). Tenant-wide listings read the
+ * keys designed for them (reports-store); a course, user or group narrows the read to that
+ * course's, user's or group's enrollments, filtered, sorted and paged here. Rows are built by the
+ * pure rules of shared/domain/reports.
+ */
+import { mapLimit } from '../concurrency.ts'
+import type { Course } from '../domain/courses/course.ts'
+import type { Enrollment } from '../domain/enrollments/enrollment.ts'
+import { ValidationError } from '../domain/errors.ts'
+import { complianceRow, complianceStatus, isAssignment } from '../domain/reports/compliance.ts'
+import { performanceRow, sumTallies } from '../domain/reports/course-performance.ts'
+import { compareScore, completionRow, enrollmentRow } from '../domain/reports/enrollment-rows.ts'
+import type {
+  ComplianceRow,
+  ComplianceStatus,
+  CompletionRow,
+  CoursePerformanceRow,
+  EnrollmentRow,
+  UserActivityRow,
+} from '../domain/reports/rows.ts'
+import { activityPeriod, activityRow, isActive } from '../domain/reports/user-activity.ts'
+import type { EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import type { UserType } from '../domain/users/user.ts'
+import { getCourse, getCategoryByName, getCourseSummaries } from '../store/courses-store.ts'
+import { getCourseTallies } from '../store/course-report-items.ts'
+import {
+  listCourseEnrollments,
+  listUserEnrollments,
+  MEMBER_QUERIES_IN_FLIGHT,
+} from '../store/enrollments-list.ts'
+import { assignmentSortValue } from '../store/report-indexes.ts'
+import {
+  allCompletions,
+  assignmentsInStatus,
+  enrollmentsActiveSince,
+  pageOfAssignments,
+  pageOfCompletions,
+  pageOfEnrollments,
+  reportableCourses,
+  tenantEnrollmentCounters,
+  usersSignedInDuring,
+} from '../store/reports-store.ts'
+import { batchGetUsers, listAllUsers } from '../store/users-store.ts'
+import { memberUserIds } from './groups-service.ts'
+
+export interface PageRequest {
+  readonly offset: number
+  readonly limit: number
+}
+
+export interface Listed<R> {
+  readonly items: R[]
+  readonly total: number
+}
+
+const nowIso = () => new Date().toISOString()
+const byKey = <T>(key: (t: T) => string, order: 'asc' | 'desc') => {
+  const dir = order === 'asc' ? 1 : -1
+  return (a: T, b: T) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : 0)
+}
+const pageOf = <T>(list: readonly T[], p: PageRequest): Listed<T> => ({
+  items: list.slice(p.offset, p.offset + p.limit),
+  total: list.length,
+})
+/** Strictly between the bounds, as the `_after` / `_before` filters read. */
+const between = (at: string | null, after?: string, before?: string) =>
+  at !== null && (!after || at > after) && (!before || at < before)
+
+async function titles(tenant: TenantContext, list: readonly Enrollment[]): Promise<Map<string, string>> {
+  const ids = [...new Set(list.map((e) => e.courseId))]
+  if (ids.length === 0) return new Map()
+  return new Map((await getCourseSummaries(tenant, ids)).map((c) => [c.id, c.title]))
+}
+
+interface Scope {
+  readonly courseId?: string
+  readonly userId?: string
+  readonly groupId?: string
+}
+
+/**
+ * The enrollments of a course, a user or a group's members (each narrowed by the others), or
+ * undefined when the report is tenant-wide. An unknown group has no members: nothing matches.
+ */
+async function scopedEnrollments(tenant: TenantContext, s: Scope): Promise<Enrollment[] | undefined> {
+  if (!s.courseId && !s.userId && !s.groupId) return undefined
+  const members = s.groupId ? ((await memberUserIds(tenant, s.groupId)) ?? new Set<string>()) : undefined
+  let list: Enrollment[]
+  if (s.userId) list = await listUserEnrollments(tenant, s.userId)
+  else if (s.courseId) list = await listCourseEnrollments(tenant, s.courseId)
+  else {
+    const lists = await mapLimit([...(members ?? [])], MEMBER_QUERIES_IN_FLIGHT, (id) =>
+      listUserEnrollments(tenant, id),
+    )
+    list = lists.flat()
+  }
+  return list.filter(
+    (e) =>
+      (!s.courseId || e.courseId === s.courseId) &&
+      (!s.userId || e.userId === s.userId) &&
+      (!members || members.has(e.userId)),
+  )
+}
+
+export interface CompletionsQuery extends Scope, PageRequest {
+  readonly completedAfter?: string
+  readonly completedBefore?: string
+  readonly passFail?: 'pass' | 'fail'
+  readonly sortBy: 'completed_at' | 'score'
+  readonly order: 'asc' | 'desc'
+}
+
+const byCompletion = (order: 'asc' | 'desc') =>
+  byKey<Enrollment>((e) => `${e.completedAt ?? ''}#${e.id}`, order)
+const byScore = (order: 'asc' | 'desc') => (a: Enrollment, b: Enrollment) =>
+  order === 'asc' ? compareScore(a, b) : compareScore(b, a)
+
+export async function completionsReport(
+  tenant: TenantContext,
+  q: CompletionsQuery,
+): Promise<Listed<CompletionRow>> {
+  const range = { after: q.completedAfter, before: q.completedBefore, passFail: q.passFail, order: q.order }
+  const scoped = await scopedEnrollments(tenant, q)
+  let listed: Listed<Enrollment>
+  if (scoped) {
+    const done = scoped.filter(
+      (e) => between(e.completedAt, range.after, range.before) && (!q.passFail || e.passFail === q.passFail),
+    )
+    listed = pageOf(done.sort(q.sortBy === 'score' ? byScore(q.order) : byCompletion(q.order)), q)
+  } else if (q.sortBy === 'completed_at') {
+    const unfiltered = !range.after && !range.before && !range.passFail
+    const known = unfiltered ? (await tenantEnrollmentCounters(tenant)).completions : undefined
+    listed = await pageOfCompletions(tenant, range, q.offset, q.limit, known)
+  } else {
+    listed = pageOf((await allCompletions(tenant, range)).sort(byScore(q.order)), q)
+  }
+  const names = await titles(tenant, listed.items)
+  return {
+    items: listed.items.map((e) => completionRow(e, names.get(e.courseId) ?? '')),
+    total: listed.total,
+  }
+}
+
+export interface EnrollmentsQuery extends Scope, PageRequest {
+  readonly status?: EnrollmentStatus
+  readonly enrolledAfter?: string
+  readonly enrolledBefore?: string
+  readonly order: 'asc' | 'desc'
+}
+
+export async function enrollmentsReport(
+  tenant: TenantContext,
+  q: EnrollmentsQuery,
+): Promise<Listed<EnrollmentRow>> {
+  const range = { after: q.enrolledAfter, before: q.enrolledBefore, status: q.status, order: q.order }
+  const scoped = await scopedEnrollments(tenant, q)
+  let listed: Listed<Enrollment>
+  if (scoped) {
+    const matching = scoped.filter(
+      (e) => between(e.enrolledAt, range.after, range.before) && (!q.status || e.status === q.status),
+    )
+    listed = pageOf(matching.sort(byKey((e) => `${e.enrolledAt}#${e.id}`, q.order)), q)
+  } else {
+    let known: number | undefined
+    if (!range.after && !range.before) {
+      const counters = await tenantEnrollmentCounters(tenant)
+      known = q.status ? counters.byStatus[q.status] : counters.total
+    }
+    listed = await pageOfEnrollments(tenant, range, q.offset, q.limit, known)
+  }
+  const names = await titles(tenant, listed.items)
+  return {
+    items: listed.items.map((e) => enrollmentRow(e, names.get(e.courseId) ?? '')),
+    total: listed.total,
+  }
+}
+
+export interface ComplianceQuery extends Scope, PageRequest {
+  readonly status?: ComplianceStatus
+  readonly asOf?: string
+}
+
+export async function complianceReport(
+  tenant: TenantContext,
+  q: ComplianceQuery,
+  now = nowIso(),
+): Promise<Listed<ComplianceRow>> {
+  const asOf = q.asOf ?? now
+  const scoped = await scopedEnrollments(tenant, q)
+  let listed: Listed<Enrollment>
+  if (scoped) {
+    const assigned = scoped.filter(
+      (e) => isAssignment(e.status) && (!q.status || complianceStatus(e, asOf) === q.status),
+    )
+    listed = pageOf(assigned.sort(byKey((e) => `${assignmentSortValue(e)}#${e.id}`, 'asc')), q)
+  } else if (q.status) {
+    listed = pageOf(await assignmentsInStatus(tenant, q.status, asOf), q)
+  } else {
+    const [items, counters] = await Promise.all([
+      pageOfAssignments(tenant, q.offset, q.limit),
+      tenantEnrollmentCounters(tenant),
+    ])
+    const { active, completed, expired } = counters.byStatus
+    listed = { items, total: active + completed + expired }
+  }
+  const names = await titles(tenant, listed.items)
+  return {
+    items: listed.items.map((e) => complianceRow(e, names.get(e.courseId) ?? '', asOf)),
+    total: listed.total,
+  }
+}
+
+export interface UserActivityQuery extends PageRequest {
+  readonly groupId?: string
+  readonly activeAfter?: string
+  readonly activeBefore?: string
+  readonly includeInactive: boolean
+  readonly userType?: UserType
+}
+
+/**
+ * Rows ordered by user id. Without include_inactive only the period's active users are read:
+ * enrollments last active since the period's start and users who signed in inside it (rpt2).
+ * With it, every user of the tenant (or group) has a row.
+ */
+export async function userActivityReport(
+  tenant: TenantContext,
+  q: UserActivityQuery,
+  now = nowIso(),
+): Promise<Listed<UserActivityRow>> {
+  const period = activityPeriod(now, q.activeAfter, q.activeBefore)
+  const members = q.groupId ? ((await memberUserIds(tenant, q.groupId)) ?? new Set<string>()) : undefined
+  const [recent, signedIn] = await Promise.all([
+    enrollmentsActiveSince(tenant, period.start),
+    usersSignedInDuring(tenant, period),
+  ])
+  const byUser = new Map<string, Enrollment[]>()
+  for (const e of recent) byUser.set(e.userId, [...(byUser.get(e.userId) ?? []), e])
+  let users
+  if (q.includeInactive) {
+    users = members ? await batchGetUsers(tenant, [...members]) : await listAllUsers(tenant)
+  } else {
+    const known = new Map(signedIn.map((u) => [u.id, u]))
+    const others = [...byUser.keys()].filter((id) => !known.has(id))
+    const candidates = [...known.values(), ...(others.length > 0 ? await batchGetUsers(tenant, others) : [])]
+    users = members ? candidates.filter((u) => members.has(u.id)) : candidates
+  }
+  const rows = users
+    .filter((u) => !q.userType || u.userType === q.userType)
+    .map((u) => activityRow(u.id, u.lastLoginAt, byUser.get(u.id) ?? [], period))
+    .filter((row) => q.includeInactive || isActive(row))
+  return pageOf(rows.sort(byKey((r) => r.user_id, 'asc')), q)
+}
+
+export interface CoursePerformanceQuery extends PageRequest {
+  readonly courseId?: string
+  readonly category?: string
+  readonly periodStart?: string
+  readonly periodEnd?: string
+}
+
+/**
+ * One row per published or archived course, by title. Without a period each course's tally is
+ * one stored item; a period sums the course's enrollments created inside it (both ends included).
+ */
+export async function coursePerformanceReport(
+  tenant: TenantContext,
+  q: CoursePerformanceQuery,
+): Promise<Listed<CoursePerformanceRow>> {
+  if (q.periodStart && q.periodEnd && q.periodStart > q.periodEnd) {
+    throw new ValidationError('period_start', 'period_start must not be after period_end')
+  }
+  let courses: Course[]
+  const category = q.category ? await getCategoryByName(tenant, q.category) : undefined
+  if (q.category && !category) return { items: [], total: 0 }
+  if (q.courseId) {
+    const c = await getCourse(tenant, q.courseId)
+    courses = c && c.status !== 'draft' && (!category || c.categoryId === category.id) ? [c] : []
+  } else {
+    courses = await reportableCourses(tenant, category?.id)
+  }
+  const page = pageOf(courses, q)
+  const period = { start: q.periodStart ?? '0000', end: q.periodEnd ?? '9999' }
+  const tallies =
+    q.periodStart || q.periodEnd
+      ? new Map(
+          await mapLimit(page.items, MEMBER_QUERIES_IN_FLIGHT, async (c) => {
+            const list = await listCourseEnrollments(tenant, c.id)
+            const inside = list.filter((e) => e.createdAt >= period.start && e.createdAt <= period.end)
+            return [c.id, sumTallies(inside)] as const
+          }),
+        )
+      : await getCourseTallies(
+          tenant,
+          page.items.map((c) => c.id),
+        )
+  return {
+    items: page.items.map((c) => performanceRow(c, tallies.get(c.id) ?? sumTallies([]))),
+    total: page.total,
+  }
+}

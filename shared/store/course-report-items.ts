@@ -1,0 +1,73 @@
+/**
+ * A course's report tally (`RPTCOURSE#<courseId>`): the sums course performance divides, moved by
+ * ADD in the transaction of every enrollment write (enrollments-store), so the report reads one
+ * item per course instead of the course's enrollments.
+ */
+import * as v from 'valibot'
+import { emptyTally, tallyFields, type CourseTally } from '../domain/reports/course-performance.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { batchGet, type Item } from './db.ts'
+import { decodeItem, withDefault } from './decode.ts'
+import { isEmptyUpdate, updateExpression } from './expression.ts'
+import { keys } from './keys.ts'
+import type { Step } from './transaction.ts'
+
+const attributeOf: Record<keyof CourseTally, string> = {
+  enrollments: 'enrollments',
+  completions: 'completions',
+  dropOffs: 'drop_offs',
+  graded: 'graded',
+  passed: 'passed',
+  bestScoreSum: 'best_score_sum',
+  completeSecondsSum: 'complete_seconds_sum',
+}
+
+const n = withDefault(v.number(), 0)
+const TallyItem = v.object({
+  course_id: v.string(),
+  enrollments: n,
+  completions: n,
+  drop_offs: n,
+  graded: n,
+  passed: n,
+  best_score_sum: n,
+  complete_seconds_sum: n,
+})
+
+/** The ADD of a tally's non-zero moves to its course's item, or no step when nothing moves. */
+export function courseTallySteps(tenant: TenantContext, courseId: string, delta: CourseTally): Step<never>[] {
+  const add: Record<string, number> = {}
+  for (const f of tallyFields) if (delta[f] !== 0) add[attributeOf[f]] = delta[f]
+  if (isEmptyUpdate({ add })) return []
+  const update = updateExpression({ add, set: { course_id: courseId, type: 'course_report' } })
+  return [{ item: { Update: { Key: keys.courseReport(tenant, courseId), ...update } } }]
+}
+
+export function toCourseTally(item: Item): { courseId: string; tally: CourseTally } {
+  const i = decodeItem('course report', TallyItem, item)
+  return {
+    courseId: i.course_id,
+    tally: {
+      enrollments: i.enrollments,
+      completions: i.completions,
+      dropOffs: i.drop_offs,
+      graded: i.graded,
+      passed: i.passed,
+      bestScoreSum: i.best_score_sum,
+      completeSecondsSum: i.complete_seconds_sum,
+    },
+  }
+}
+
+export const courseTalliesParams = (tenant: TenantContext, courseIds: readonly string[]) =>
+  [...new Set(courseIds)].map((id) => keys.courseReport(tenant, id))
+
+/** Each course's tally; a course without enrollments yet has none stored and reads as zeros. */
+export async function getCourseTallies(
+  tenant: TenantContext,
+  courseIds: readonly string[],
+): Promise<Map<string, CourseTally>> {
+  const found = (await batchGet(courseTalliesParams(tenant, courseIds))).map(toCourseTally)
+  const byId = new Map(found.map((t) => [t.courseId, t.tally]))
+  return new Map(courseIds.map((id) => [id, byId.get(id) ?? emptyTally]))
+}

@@ -1,0 +1,224 @@
+/**
+ * The reports' tenant-wide reads (docs/decisions/0018): each is a Query on keys designed for it.
+ * Reads narrowed to a course, a user or a group use the enrollment listings' own (gsi4, gsi5).
+ *
+ * - completions: gsi3 (tenant enrollments by completed_at) between the completed_after/before
+ *   bounds, below the missing-date marker (completions only);
+ * - enrollments: gsi1 (tenant enrollments by enrolled_at) between the enrolled_after/before bounds;
+ * - compliance: rpt1 (assignments by certificate expiry), one key range per status at `as_of`;
+ * - user activity: rpt2 (enrollments by last activity from the period's start; users by last
+ *   sign-in inside the period).
+ */
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
+import type { Enrollment } from '../domain/enrollments/enrollment.ts'
+import type { ComplianceStatus } from '../domain/reports/rows.ts'
+import { expiringWindowEnd } from '../domain/reports/compliance.ts'
+import type { Period } from '../domain/reports/user-activity.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { getItem, queryAll, queryCount, queryUpTo } from './db.ts'
+import { toEnrollment, toEnrollmentCounters, type EnrollmentCounters } from './enrollment-items.ts'
+import { cond, queryExpression, type Condition } from './expression.ts'
+import { indexes, keys } from './keys.ts'
+import { reportIndexes } from './report-indexes.ts'
+import { toUser } from './users-store.ts'
+import type { User } from '../domain/users/user.ts'
+import type { Course } from '../domain/courses/course.ts'
+import { courseFromItem } from './courses-store.ts'
+
+const MAX_PAGE_READ = 1000
+/** Above every id: `<value>#~` bounds a key range just after every key of that value. */
+const afterValue = (value: string) => keys.sortKey(value, keys.missingDate)
+/** Below every id: `<value>#` bounds a key range just before every key of that value. */
+const beforeValue = (value: string) => `${value}#`
+
+/** The sort key range of a date index between two exclusive bounds, dated keys only. */
+function dateRange(
+  index: { pk: string; sk: string },
+  pk: string,
+  after?: string,
+  before?: string,
+): Condition {
+  return cond.and(
+    cond.eq(index.pk, pk),
+    cond.between(index.sk, after ? afterValue(after) : '0', before ? beforeValue(before) : keys.missingDate),
+  )
+}
+
+export interface CompletionsRange {
+  readonly after?: string
+  readonly before?: string
+  readonly passFail?: 'pass' | 'fail'
+  readonly order: 'asc' | 'desc'
+}
+
+export function completionsRangeParams(tenant: TenantContext, q: CompletionsRange) {
+  const index = indexes.gsi3
+  return {
+    IndexName: index.name,
+    ...queryExpression({
+      key: dateRange(index, keys.enrollmentsIndexPk(tenant), q.after, q.before),
+      ...(q.passFail ? { filter: cond.eq('pass_fail', q.passFail) } : {}),
+    }),
+    ScanIndexForward: q.order === 'asc',
+  }
+}
+
+export interface EnrolledRange {
+  readonly after?: string
+  readonly before?: string
+  readonly status?: string
+  readonly order: 'asc' | 'desc'
+}
+
+export function enrolledRangeParams(tenant: TenantContext, q: EnrolledRange) {
+  const index = indexes.gsi1
+  return {
+    IndexName: index.name,
+    ...queryExpression({
+      key: dateRange(index, keys.enrollmentsIndexPk(tenant), q.after, q.before),
+      ...(q.status ? { filter: cond.eq('status', q.status) } : {}),
+    }),
+    ScanIndexForward: q.order === 'asc',
+  }
+}
+
+/** A page of a range read (and the entries before it), and the range's size. */
+async function pageOf(
+  params: Omit<QueryCommandInput, 'TableName'>,
+  offset: number,
+  limit: number,
+  knownTotal: number | undefined,
+): Promise<{ items: Enrollment[]; total: number }> {
+  const want = offset + limit
+  const filtered = params.FilterExpression !== undefined
+  const read = queryUpTo({ ...params, Limit: Math.min(MAX_PAGE_READ, filtered ? want * 2 + 20 : want) }, want)
+  const [items, total] = await Promise.all([read, knownTotal ?? queryCount(params)])
+  return { items: items.slice(offset).map(toEnrollment), total }
+}
+
+export const pageOfCompletions = (
+  tenant: TenantContext,
+  q: CompletionsRange,
+  offset: number,
+  limit: number,
+  knownTotal?: number,
+) => pageOf(completionsRangeParams(tenant, q), offset, limit, knownTotal)
+
+export async function allCompletions(tenant: TenantContext, q: CompletionsRange): Promise<Enrollment[]> {
+  return (await queryAll(completionsRangeParams(tenant, q))).map(toEnrollment)
+}
+
+export const pageOfEnrollments = (
+  tenant: TenantContext,
+  q: EnrolledRange,
+  offset: number,
+  limit: number,
+  knownTotal?: number,
+) => pageOf(enrolledRangeParams(tenant, q), offset, limit, knownTotal)
+
+export async function tenantEnrollmentCounters(tenant: TenantContext): Promise<EnrollmentCounters> {
+  return toEnrollmentCounters(await getItem(keys.counters(tenant)))
+}
+
+/** Every assignment of the tenant in rpt1 order (no completion, then by expiry), paged. */
+export function assignmentsParams(tenant: TenantContext) {
+  const index = reportIndexes.assignments
+  return {
+    IndexName: index.name,
+    ...queryExpression({ key: cond.eq(index.pk, keys.assignmentsIndexPk(tenant)) }),
+  }
+}
+
+export async function pageOfAssignments(
+  tenant: TenantContext,
+  offset: number,
+  limit: number,
+): Promise<Enrollment[]> {
+  const want = offset + limit
+  const items = await queryUpTo({ ...assignmentsParams(tenant), Limit: Math.min(MAX_PAGE_READ, want) }, want)
+  return items.slice(offset).map(toEnrollment)
+}
+
+/**
+ * The rpt1 key ranges (with their filter) holding the assignments of one status at `asOf`, in
+ * index order. Expiry at `asOf` or before (or no completion) is non-compliant whatever the
+ * completion date; a later expiry depends on whether the completion had happened by `asOf`.
+ */
+export function assignmentsInStatusParams(tenant: TenantContext, status: ComplianceStatus, asOf: string) {
+  const index = reportIndexes.assignments
+  const pk = cond.eq(index.pk, keys.assignmentsIndexPk(tenant))
+  const windowEnd = expiringWindowEnd(asOf)
+  const q = (key: Condition, filter: Condition) => ({
+    IndexName: index.name,
+    ...queryExpression({ key: cond.and(pk, key), filter }),
+  })
+  const completedBy = cond.le('completed_at', asOf)
+  if (status === 'compliant') return [q(cond.gt(index.sk, afterValue(windowEnd)), completedBy)]
+  if (status === 'expiring_soon')
+    return [q(cond.between(index.sk, afterValue(asOf), afterValue(windowEnd)), completedBy)]
+  return [
+    { IndexName: index.name, ...queryExpression({ key: cond.and(pk, cond.lt(index.sk, afterValue(asOf))) }) },
+    q(cond.gt(index.sk, afterValue(asOf)), cond.gt('completed_at', asOf)),
+  ]
+}
+
+export async function assignmentsInStatus(
+  tenant: TenantContext,
+  status: ComplianceStatus,
+  asOf: string,
+): Promise<Enrollment[]> {
+  const parts = await Promise.all(assignmentsInStatusParams(tenant, status, asOf).map((p) => queryAll(p)))
+  return parts.flat().map(toEnrollment)
+}
+
+/** Enrollments last active at or after `since` (a superset of those started or completed since). */
+export function activeEnrollmentsParams(tenant: TenantContext, since: string) {
+  const index = reportIndexes.activity
+  return {
+    IndexName: index.name,
+    ...queryExpression({
+      key: cond.and(cond.eq(index.pk, keys.enrollmentActivityPk(tenant)), cond.ge(index.sk, since)),
+    }),
+  }
+}
+
+export async function enrollmentsActiveSince(tenant: TenantContext, since: string): Promise<Enrollment[]> {
+  return (await queryAll(activeEnrollmentsParams(tenant, since))).map(toEnrollment)
+}
+
+/** Users whose last sign-in falls inside the period (both ends included). */
+export function loginsParams(tenant: TenantContext, p: Period) {
+  const index = reportIndexes.activity
+  return {
+    IndexName: index.name,
+    ...queryExpression({
+      key: cond.and(
+        cond.eq(index.pk, keys.userLoginsPk(tenant)),
+        cond.between(index.sk, p.start, afterValue(p.end)),
+      ),
+    }),
+  }
+}
+
+export async function usersSignedInDuring(tenant: TenantContext, p: Period): Promise<User[]> {
+  return (await queryAll(loginsParams(tenant, p))).map(toUser)
+}
+
+/** Courses a performance report covers (drafts excluded), by title, optionally of one category. */
+export function reportableCoursesParams(tenant: TenantContext, categoryId?: string) {
+  const index = indexes.gsi2
+  return {
+    IndexName: index.name,
+    ...queryExpression({
+      key: cond.eq(index.pk, keys.coursesIndexPk(tenant)),
+      filter: cond.and(
+        cond.ne('status', 'draft'),
+        ...(categoryId ? [cond.eq('category_id', categoryId)] : []),
+      ),
+    }),
+  }
+}
+
+export async function reportableCourses(tenant: TenantContext, categoryId?: string): Promise<Course[]> {
+  return (await queryAll(reportableCoursesParams(tenant, categoryId))).map(courseFromItem)
+}
