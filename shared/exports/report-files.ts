@@ -1,0 +1,92 @@
+/**
+ * The export files, written row by row into a stream so memory stays flat however many rows there
+ * are: CSV per RFC 4180 (UTF-8 with BOM, CRLF) and XLSX through exceljs's streaming writer (one
+ * header row, numbers as numbers, dates as dates, nulls empty). Columns are the report's row
+ * fields in the spec's order (reportColumns); text that a spreadsheet would read as a formula is
+ * neutralised in both formats (shared/domain/csv/cell.ts).
+ */
+import type { Writable } from 'node:stream'
+import ExcelJS from 'exceljs'
+import { csvCell, neutralizeFormula } from '../domain/csv/cell.ts'
+import { reportColumns, type ColumnKind, type ReportRows, type ReportType } from '../domain/reports/rows.ts'
+
+export type ExportFormat = 'csv' | 'xlsx'
+
+type Value = string | number | boolean | null | undefined
+
+function columnsOf<R extends ReportType>(type: R): readonly (readonly [string, ColumnKind])[] {
+  return reportColumns[type] as readonly (readonly [string, ColumnKind])[]
+}
+
+const valueOf = (row: object, field: string): Value => (row as Record<string, Value>)[field]
+
+/** Resolves when the stream can take more (backpressure): a slow upload slows the writer. */
+function write(out: Writable, chunk: string): Promise<void> | undefined {
+  if (out.write(chunk)) return undefined
+  return new Promise((resolve) => out.once('drain', resolve))
+}
+
+export async function writeCsv<R extends ReportType>(
+  type: R,
+  rows: AsyncIterable<ReportRows[R]>,
+  out: Writable,
+): Promise<number> {
+  const columns = columnsOf(type)
+  await write(out, `\uFEFF${columns.map(([name]) => csvCell(name)).join(',')}\r\n`)
+  let count = 0
+  for await (const row of rows) {
+    await write(out, `${columns.map(([name]) => csvCell(valueOf(row, name))).join(',')}\r\n`)
+    count += 1
+  }
+  await new Promise<void>((resolve, reject) =>
+    out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  )
+  return count
+}
+
+/** A typed spreadsheet cell: a Date for a date column, a number, or neutralised text. */
+function xlsxCell(kind: ColumnKind, value: Value): ExcelJS.CellValue {
+  if (value === null || value === undefined) return null
+  if (kind === 'date' && typeof value === 'string') return new Date(value)
+  if (typeof value === 'string') return neutralizeFormula(value)
+  return value
+}
+
+const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss'
+
+export async function writeXlsx<R extends ReportType>(
+  type: R,
+  rows: AsyncIterable<ReportRows[R]>,
+  out: Writable,
+): Promise<number> {
+  const columns = columnsOf(type)
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  })
+  const sheet = workbook.addWorksheet(type)
+  sheet.columns = columns.map(([name, kind]) => ({
+    header: name,
+    key: name,
+    width: Math.max(12, name.length + 2),
+    ...(kind === 'date' ? { style: { numFmt: DATE_FORMAT } } : {}),
+  }))
+  let count = 0
+  for await (const row of rows) {
+    sheet.addRow(columns.map(([name, kind]) => xlsxCell(kind, valueOf(row, name)))).commit()
+    count += 1
+  }
+  sheet.commit()
+  await workbook.commit()
+  return count
+}
+
+export function writeReportFile<R extends ReportType>(
+  format: ExportFormat,
+  type: R,
+  rows: AsyncIterable<ReportRows[R]>,
+  out: Writable,
+): Promise<number> {
+  return format === 'csv' ? writeCsv(type, rows, out) : writeXlsx(type, rows, out)
+}
