@@ -24,6 +24,7 @@ export function enrollment(over: Partial<Enrollment> = {}): Enrollment {
     timeSpentSeconds: 0,
     lastActivityAt: null,
     holdsSeat: false,
+    accessExpiresAt: null,
     modules: {},
     quizAttempts: [],
     ...over,
