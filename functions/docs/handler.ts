@@ -2,7 +2,7 @@
 import { config } from '../../shared/config.ts'
 import { ok } from '../../shared/http/responses.ts'
 import { publicRoute } from '../../shared/http/route.ts'
-import { httpStack } from '../../shared/http/stack.ts'
+import { staticHttpStack } from '../../shared/http/static-stack.ts'
 import { buildApiDescription } from './api-description.ts'
 
 const description = buildApiDescription(config.serviceHost)
@@ -13,4 +13,4 @@ export const getDocs = publicRoute('GET /api/v1/docs', async () => {
   return result
 })
 
-export const handler = httpStack([getDocs])
+export const handler = staticHttpStack([getDocs])

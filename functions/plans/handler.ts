@@ -6,7 +6,7 @@ import { plans } from '../../shared/domain/plans/catalog.ts'
 import { preflight } from '../../shared/http/cors.ts'
 import { ok } from '../../shared/http/responses.ts'
 import { publicRoute } from '../../shared/http/route.ts'
-import { httpStack } from '../../shared/http/stack.ts'
+import { staticHttpStack } from '../../shared/http/static-stack.ts'
 
 export const listPlans = publicRoute('GET /api/v1/plans', async () => {
   const result = ok(plans)
@@ -18,4 +18,4 @@ export const preflightPlans = publicRoute('OPTIONS /api/v1/plans', async ({ even
   preflight(event, 'GET, OPTIONS'),
 )
 
-export const handler = httpStack([listPlans, preflightPlans])
+export const handler = staticHttpStack([listPlans, preflightPlans])

@@ -2,40 +2,28 @@
  * The Middy stacks. Each route gets the stack of its kind, composed for it once at cold start, so
  * no middleware has to ask whether it applies:
  * - keyed routes: request state and log line → an address over its failed-authentication limit,
- *   refused before anything is read → tenant from Host → API key → plan's API access → rate limit
- *   and monthly cap → the route's scope → JSON body → handler;
+ *   refused before anything is read → tenant from Host → API key → plan's API access → the key's
+ *   minute window → the route's scope → JSON body → the monthly cap, counted while a GET's
+ *   handler already reads (metered-handle.ts) → handler;
  * - public routes: request state and log line → the route's window per client address (when the
- *   route table sets one) → JSON body → handler;
+ *   route table sets one) → JSON body → handler (routes that read and count nothing: static-stack.ts);
  * - requests that match no route: request state and log line → JSON body → the fallback.
- * In each, the error envelope is registered last so its onError runs first.
+ * In each, the error envelope is registered last so its onError runs first (base-stack.ts).
  */
-import middy from '@middy/core'
-import type { Context } from 'aws-lambda'
-import { NotFoundError } from '../domain/errors.ts'
 import { routeKey, type RouteDef } from '../routes.ts'
-import { runWithDbMetrics } from '../store/metrics.ts'
 import { apiKeyAuth } from './api-key-auth.ts'
-import type { HttpEvent, HttpResult, LmsContext } from './context.ts'
-import { errorEnvelope } from './error-envelope.ts'
+import { dispatch, stack, type Handle, type LambdaHandler } from './base-stack.ts'
 import { addressLimit, refuseAddressOverFailedAuthLimit } from './ip-rate-limit.ts'
 import { formBody } from './form-body.ts'
 import { jsonBody } from './json-body.ts'
+import { meteredHandle } from './metered-handle.ts'
 import { planEntitlements } from './plan-entitlements.ts'
-import { rateLimit } from './rate-limit.ts'
-import { requestLog } from './request-log.ts'
+import { minuteWindow } from './rate-limit.ts'
 import { requireScope } from './require-scope.ts'
 import type { RouteHandler } from './route.ts'
 import { tenantFromHost } from './tenant-from-host.ts'
 
-export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>
-type Handle = RouteHandler['handle']
-type Middleware = middy.MiddlewareObj<HttpEvent, HttpResult, Error, LmsContext>
-
-function stack(middlewares: readonly Middleware[], handle: Handle, body: Middleware = jsonBody()) {
-  const m = middy<HttpEvent, HttpResult, Error, LmsContext>()
-  for (const middleware of [requestLog(), ...middlewares, body, errorEnvelope()]) m.use(middleware)
-  return m.handler(handle)
-}
+export type { LambdaHandler } from './base-stack.ts'
 
 export function keyedStack(def: RouteDef, handle: Handle) {
   if (def.scope === null) throw new Error(`Route ${routeKey(def)} is public: it has no keyed stack`)
@@ -45,10 +33,10 @@ export function keyedStack(def: RouteDef, handle: Handle) {
       tenantFromHost(),
       apiKeyAuth(),
       planEntitlements(),
-      rateLimit(),
+      minuteWindow(),
       requireScope(def.scope),
     ],
-    handle,
+    meteredHandle(def, handle),
   )
 }
 
@@ -59,19 +47,9 @@ export function publicStack(def: RouteDef, handle: Handle) {
 
 /** A route group's Lambda: each of its routes on its own stack, anything else on the fallback's. */
 export function httpStack(handlers: readonly RouteHandler[], fallback?: Handle): LambdaHandler {
-  const byKey = new Map(
-    handlers.map((h) => [
-      routeKey(h.def),
-      h.def.scope === null ? publicStack(h.def, h.handle) : keyedStack(h.def, h.handle),
-    ]),
+  return dispatch(
+    handlers,
+    (h) => (h.def.scope === null ? publicStack(h.def, h.handle) : keyedStack(h.def, h.handle)),
+    fallback,
   )
-  const unrouted = stack(
-    [],
-    fallback ??
-      (() => {
-        throw new NotFoundError('endpoint')
-      }),
-  )
-  return (event, context) =>
-    runWithDbMetrics(() => (byKey.get(event.routeKey) ?? unrouted)(event, context as LmsContext)).done
 }

@@ -7,6 +7,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb'
 import type { Context } from 'aws-lambda'
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb'
 import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 
@@ -43,6 +44,28 @@ function event(method: string, routeKey: string, path: string, extra: Partial<Ht
   } as unknown as HttpEvent
 }
 
+const tenantItem = {
+  id: tenantId,
+  slug: 'acme',
+  name: 'Acme',
+  plan: 'growth',
+  kind: 'customer',
+  status: 'active',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+}
+const keyItem = {
+  id: 'key-1',
+  tenant_id: tenantId,
+  prefix: key.prefix,
+  hash: key.hash,
+  env: 'live',
+  scopes: ['read'],
+  expires_at: null,
+  revoked_at: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+}
+
 /** What each DynamoDB call addressed, in order: `Op pk / sk`. */
 function sent(): string[] {
   return ddb.calls().map((call) => {
@@ -59,31 +82,8 @@ function sent(): string[] {
 beforeEach(() => {
   ddb.reset()
   ddb.on(GetCommand).resolves({})
-  ddb.on(GetCommand, { Key: { pk: 'TENANT#acme', sk: 'TENANT' } }).resolves({
-    Item: {
-      id: tenantId,
-      slug: 'acme',
-      name: 'Acme',
-      plan: 'growth',
-      kind: 'customer',
-      status: 'active',
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
-    },
-  })
-  ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
-    Item: {
-      id: 'key-1',
-      tenant_id: tenantId,
-      prefix: key.prefix,
-      hash: key.hash,
-      env: 'live',
-      scopes: ['read'],
-      expires_at: null,
-      revoked_at: null,
-      created_at: '2026-01-01T00:00:00.000Z',
-    },
-  })
+  ddb.on(GetCommand, { Key: { pk: 'TENANT#acme', sk: 'TENANT' } }).resolves({ Item: tenantItem })
+  ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({ Item: keyItem })
   ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } })
   ddb.on(PutCommand).resolves({})
   ddb.on(QueryCommand).resolves({ Items: [] })
@@ -140,7 +140,7 @@ describe('Function: httpStack', () => {
     expect(res.headers?.['x-ratelimit-limit']).toBe('1000')
   })
 
-  it('refuses a keyed route its scope after counting the request', async () => {
+  it("refuses a keyed route its scope after counting the key's minute, never the tenant's month", async () => {
     // Act: a read key on the admin-only DELETE
     const res = await users(
       event('DELETE', 'DELETE /api/v1/users/{id}', `/api/v1/users/${userId}`, {
@@ -151,7 +151,72 @@ describe('Function: httpStack', () => {
 
     // Assess
     expect(res.statusCode).toBe(403)
-    expect(sent()).toHaveLength(4)
+    expect(sent()).toEqual([
+      'Get TENANT#acme / TENANT',
+      `Get APIKEY#${key.hash} / APIKEY`,
+      expect.stringMatching(/^Update RL#key-1#\d+ \/ RL$/),
+    ])
+  })
+
+  it("answers 429 to a GET whose tenant's month is capped, discarding the read made meanwhile; this container then meters first", async () => {
+    // Prepare: the month's counter refuses (cap reached); a tenant of its own, so no other test's
+    // capped month is remembered for it
+    const capped = { ...tenantItem, id: '33333333-3333-4333-8333-333333333333', slug: 'capped' }
+    ddb.on(GetCommand, { Key: { pk: 'TENANT#capped', sk: 'TENANT' } }).resolves({ Item: capped })
+    ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
+      Item: { ...keyItem, tenant_id: capped.id },
+    })
+    ddb
+      .on(UpdateCommand, { Key: { pk: `T#${capped.id}` } })
+      .rejects(new ConditionalCheckFailedException({ message: 'capped', $metadata: {} }))
+    const get = () =>
+      users(
+        event('GET', 'GET /api/v1/users/{id}', `/api/v1/users/${userId}`, {
+          pathParameters: { id: userId },
+          headers: { host: 'capped.localhost', authorization: `Bearer ${key.key}` },
+        }),
+        {} as Context,
+      )
+
+    // Act
+    const first = await get()
+    const readsOfFirst = sent().filter((s) => s.includes('USER#'))
+    ddb.resetHistory()
+    const second = await get()
+
+    // Assess
+    expect(first.statusCode).toBe(429)
+    expect(readsOfFirst).toEqual([`Get T#${capped.id} / USER#${userId}`])
+    expect(second.statusCode).toBe(429)
+    expect(sent().filter((s) => s.includes('USER#'))).toEqual([])
+  })
+
+  it("runs a write only once the tenant's month admitted it", async () => {
+    // Prepare
+    ddb
+      .on(UpdateCommand, { Key: { pk: `T#${tenantId}` } })
+      .rejects(new ConditionalCheckFailedException({ message: 'capped', $metadata: {} }))
+    ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
+      Item: { ...keyItem, scopes: ['read', 'write'] },
+    })
+
+    // Act
+    const res = await users(
+      event('PATCH', 'PATCH /api/v1/users/{id}', `/api/v1/users/${userId}`, {
+        pathParameters: { id: userId },
+        body: JSON.stringify({ first_name: 'Ada' }),
+      }),
+      {} as Context,
+    )
+
+    // Assess
+    expect(res.statusCode).toBe(429)
+    expect(sent()).toEqual([
+      'Get TENANT#acme / TENANT',
+      `Get APIKEY#${key.hash} / APIKEY`,
+      expect.stringMatching(/^Update RL#key-1#\d+ \/ RL$/),
+      expect.stringMatching(new RegExp(`^Update T#${tenantId} / USAGE#\\d{4}-\\d{2}$`)),
+    ])
   })
 
   it('answers a request that matches no route without reading anything', async () => {
