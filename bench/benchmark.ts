@@ -8,7 +8,7 @@ import { handler as plansHandler } from '../functions/plans/handler.ts'
 import { handler as usersHandler } from '../functions/users/handler.ts'
 import { config } from '../shared/config.ts'
 import { routeGroups } from '../shared/routes.ts'
-import { measureBundles, type BundleResult } from './bundles.ts'
+import { bundleTargets, measureBundles, type BundlesResult } from './bundles.ts'
 import { checkTargets, runScenarios, type ScenarioResult, type TargetResult } from './db-costs.ts'
 import { runEnrollments, type EnrollmentsResult } from './enrollments.ts'
 import { runHandlerTimes, type Comparison } from './handler-time.ts'
@@ -34,7 +34,7 @@ export interface BenchResults {
   readonly scenarios: readonly ScenarioResult[]
   readonly targets: readonly TargetResult[]
   readonly handlerTime: readonly Comparison[]
-  readonly bundles: readonly BundleResult[]
+  readonly bundles: BundlesResult
   readonly enrollments: EnrollmentsResult
 }
 
@@ -49,7 +49,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
     seeded,
     options.timingIterations,
   )
-  options.progress(`bundling ${routeGroups.join(', ')} and timing cold imports`)
+  options.progress(`bundling ${routeGroups.join(', ')} and a bare DynamoDB handler, timing cold imports`)
   const bundles = await measureBundles(routeGroups, options.dynamoEndpoint, options.coldImportRuns)
   // Last, so the sections before it measure the same table as they always did.
   options.progress('enrollments: bulk through the enrollments handler, then a 500-course transcript')
@@ -63,7 +63,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
     },
     seed,
     scenarios,
-    targets: checkTargets(scenarios),
+    targets: [...checkTargets(scenarios), ...bundleTargets(bundles)],
     handlerTime,
     bundles,
     enrollments,

@@ -1,44 +1,119 @@
 /**
- * Each route group's Lambda bundle, built with esbuild as lib/route-group-function.ts has
- * NodejsFunction build it (ESM, node24, minified, everything bundled, external source map, the
- * createRequire banner), then imported by fresh Node processes to time a cold module load.
+ * Each route group's Lambda bundle, built with esbuild exactly as the CDK builds it (the options
+ * of lib/bundling.ts), its contents read from esbuild's metafile, then imported by fresh Node
+ * processes to time a cold module load, beside a bare handler that imports only the DynamoDB
+ * client (bare-dynamodb-handler.ts), in the same rounds. Every group of the route table is
+ * measured, so a new group is covered without touching this file. A bundle over 1 MiB fails the
+ * run; so does a module that lib/bundling.ts leaves out but something imports statically.
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
+import { build, type Metafile } from 'esbuild'
+import { esbuildOptions, neverLoadedInLambda } from '../lib/bundling.ts'
 import type { RouteGroup } from '../shared/routes.ts'
 import { median, round } from './stats.ts'
+
+const KiB = 1024
+
+/** Above this the run fails: a bundle this size means the SDK or a dependency came in whole. */
+export const FAIL_ABOVE_BYTES = 1024 * KiB
+
+/** The size each bundle must stay under (minified); groups not named here, the default. */
+const LIMIT_BYTES: Partial<Record<RouteGroup, number>> = { plans: 60 * KiB, docs: 120 * KiB }
+const DEFAULT_LIMIT_BYTES = 250 * KiB
+/** Groups that must not carry a DynamoDB client at all: they read nothing. */
+const WITHOUT_DYNAMODB: readonly RouteGroup[] = ['plans', 'docs']
+/** A group's cold import may take at most this many times the bare handler's (medians, same run). */
+export const COLD_IMPORT_RATIO_LIMIT = 1.3
 
 export interface BundleResult {
   readonly group: RouteGroup
   readonly bytes: number
+  readonly limitBytes: number
   readonly sourceMapBytes: number
+  /** Whether the bundle holds @aws-sdk/client-dynamodb. */
+  readonly dynamoDbClient: boolean
+  /** The largest packages in the bundle, bytes each (the metafile's view). */
+  readonly largest: readonly { readonly name: string; readonly bytes: number }[]
   readonly coldImportMs: readonly number[]
   readonly coldImportMedianMs: number
+  /** Median cold import over the bare handler's median, measured in the same rounds. */
+  readonly coldImportRatio: number
 }
 
-const BANNER = "import { createRequire } from 'module';const require = createRequire(import.meta.url);"
+export interface BundlesResult {
+  readonly bare: {
+    readonly bytes: number
+    readonly coldImportMs: readonly number[]
+    readonly coldImportMedianMs: number
+  }
+  readonly groups: readonly BundleResult[]
+}
 
-async function bundle(group: RouteGroup, outDir: string): Promise<string> {
-  const outfile = join(outDir, group, 'index.mjs')
-  await build({
-    entryPoints: [resolve(import.meta.dirname, '..', 'functions', group, 'handler.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    minify: true,
-    sourcemap: 'external',
-    mainFields: ['module', 'main'],
-    external: [],
-    banner: { js: BANNER },
-    logLevel: 'silent',
-  })
-  return outfile
+export interface BundleTarget {
+  readonly target: string
+  readonly actual: string
+  readonly met: boolean
+}
+
+interface Built {
+  readonly file: string
+  readonly bytes: number
+  readonly sourceMapBytes: number
+  readonly metafile: Metafile
+}
+
+async function bundle(name: string, entry: string, outDir: string): Promise<Built> {
+  const file = join(outDir, name, 'index.mjs')
+  const { metafile } = await build(esbuildOptions(entry, file))
+  if (!metafile) throw new Error(`esbuild gave no metafile for ${name}`)
+  const bytes = (await stat(file)).size
+  if (bytes > FAIL_ABOVE_BYTES) {
+    throw new Error(
+      `bundle ${name} is ${round(bytes / KiB, 1)} KiB, over the ${FAIL_ABOVE_BYTES / KiB} KiB that fails the bench: ` +
+        `largest packages ${packagesOf(metafile, file)
+          .slice(0, 5)
+          .map((p) => `${p.name} ${round(p.bytes / KiB, 1)} KiB`)
+          .join(', ')}`,
+    )
+  }
+  refuseStaticImportsOfExternals(name, metafile)
+  return { file, bytes, sourceMapBytes: (await stat(`${file}.map`)).size, metafile }
+}
+
+/** What lib/bundling.ts leaves out must only ever be reached by a dynamic import (a path a Lambda never takes). */
+function refuseStaticImportsOfExternals(name: string, metafile: Metafile): void {
+  for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+    for (const i of imports) {
+      if (i.external && neverLoadedInLambda.includes(i.path) && i.kind !== 'dynamic-import') {
+        throw new Error(
+          `bundle ${name}: ${input} imports ${i.path} statically (${i.kind}), but lib/bundling.ts leaves it out: ` +
+            'the Lambda would fail at load. Remove it from neverLoadedInLambda.',
+        )
+      }
+    }
+  }
+}
+
+/** Bytes in the output by package (node_modules/<pkg>) or by our top folder. */
+function packagesOf(metafile: Metafile, file: string): { name: string; bytes: number }[] {
+  const output = Object.entries(metafile.outputs).find(
+    ([path]) => file.endsWith(path) || path.endsWith('index.mjs'),
+  )
+  const by = new Map<string, number>()
+  for (const [path, { bytesInOutput }] of Object.entries(output?.[1].inputs ?? {})) {
+    const parts = path.split('/')
+    const nm = parts.lastIndexOf('node_modules')
+    const name =
+      nm >= 0
+        ? parts.slice(nm + 1, nm + (parts[nm + 1]?.startsWith('@') ? 3 : 2)).join('/')
+        : (parts[0] ?? path)
+    by.set(name, (by.get(name) ?? 0) + bytesInOutput)
+  }
+  return [...by].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes)
 }
 
 /** One fresh process: the time its `await import(specifier)` took, as the process measured it. */
@@ -66,7 +141,7 @@ export async function measureBundles(
   groups: readonly RouteGroup[],
   dynamoEndpoint: string,
   runs: number,
-): Promise<BundleResult[]> {
+): Promise<BundlesResult> {
   const outDir = await mkdtemp(join(tmpdir(), 'lms-bench-'))
   // A clean environment, as a Lambda has: no tsx loader in NODE_OPTIONS, config able to load.
   const env: NodeJS.ProcessEnv = {
@@ -76,23 +151,76 @@ export async function measureBundles(
   }
   delete env.NODE_OPTIONS
   try {
-    // One untimed start first, so the first group measured does not also pay for loading node itself.
-    await coldImport('node:path', env)
-    const results: BundleResult[] = []
+    const bare = await bundle('bare', resolve(import.meta.dirname, 'bare-dynamodb-handler.ts'), outDir)
+    const built = new Map<RouteGroup, Built>()
     for (const group of groups) {
-      const file = await bundle(group, outDir)
-      const times: number[] = []
-      for (let i = 0; i < runs; i++) times.push(await coldImport(pathToFileURL(file).href, env))
-      results.push({
+      built.set(
         group,
-        bytes: (await stat(file)).size,
-        sourceMapBytes: (await stat(`${file}.map`)).size,
-        coldImportMs: times.map((t) => round(t, 1)),
-        coldImportMedianMs: round(median(times), 1),
-      })
+        await bundle(group, resolve(import.meta.dirname, '..', 'functions', group, 'handler.ts'), outDir),
+      )
     }
-    return results
+    // One untimed start first, so the first import timed does not also pay for loading node itself.
+    await coldImport('node:path', env)
+    // Rounds of bare then every group, so a burst of load elsewhere hits the yardstick as well.
+    const times = new Map<string, number[]>([['bare', []], ...groups.map((g): [string, number[]] => [g, []])])
+    for (let i = 0; i < runs; i++) {
+      times.get('bare')?.push(await coldImport(pathToFileURL(bare.file).href, env))
+      for (const [group, b] of built)
+        times.get(group)?.push(await coldImport(pathToFileURL(b.file).href, env))
+    }
+    const bareMedian = median(times.get('bare') ?? [])
+    return {
+      bare: {
+        bytes: bare.bytes,
+        coldImportMs: (times.get('bare') ?? []).map((t) => round(t, 1)),
+        coldImportMedianMs: round(bareMedian, 1),
+      },
+      groups: [...built].map(([group, b]) => {
+        const ms = times.get(group) ?? []
+        const packages = packagesOf(b.metafile, b.file)
+        return {
+          group,
+          bytes: b.bytes,
+          limitBytes: LIMIT_BYTES[group] ?? DEFAULT_LIMIT_BYTES,
+          sourceMapBytes: b.sourceMapBytes,
+          dynamoDbClient: packages.some((p) => p.name === '@aws-sdk/client-dynamodb'),
+          largest: packages.slice(0, 3),
+          coldImportMs: ms.map((t) => round(t, 1)),
+          coldImportMedianMs: round(median(ms), 1),
+          coldImportRatio: round(median(ms) / bareMedian, 2),
+        }
+      }),
+    }
   } finally {
     await rm(outDir, { recursive: true, force: true })
   }
+}
+
+/** The issue's bundle targets, one line each. */
+export function bundleTargets(result: BundlesResult): BundleTarget[] {
+  const kib = (n: number) => `${round(n / KiB, 1)} KiB`
+  const over = result.groups.filter((b) => b.bytes > b.limitBytes)
+  const withClient = result.groups.filter((b) => WITHOUT_DYNAMODB.includes(b.group) && b.dynamoDbClient)
+  const slow = result.groups.filter((b) => b.coldImportRatio > COLD_IMPORT_RATIO_LIMIT)
+  return [
+    {
+      target: `every bundle within its size (${WITHOUT_DYNAMODB.map((g) => `${g} ${kib(LIMIT_BYTES[g] ?? DEFAULT_LIMIT_BYTES)}`).join(', ')}, others ${kib(DEFAULT_LIMIT_BYTES)})`,
+      actual: over.length
+        ? `over: ${over.map((b) => `${b.group} ${kib(b.bytes)}`).join(', ')}`
+        : 'all within',
+      met: over.length === 0,
+    },
+    {
+      target: `no DynamoDB client in ${WITHOUT_DYNAMODB.join(', ')}`,
+      actual: withClient.length ? `in ${withClient.map((b) => b.group).join(', ')}` : 'none',
+      met: withClient.length === 0,
+    },
+    {
+      target: `cold import of every group <= ${COLD_IMPORT_RATIO_LIMIT}x the bare DynamoDB handler's (${result.bare.coldImportMedianMs} ms)`,
+      actual: slow.length
+        ? `over: ${slow.map((b) => `${b.group} ${b.coldImportRatio}x`).join(', ')}`
+        : 'all within',
+      met: slow.length === 0,
+    },
+  ]
 }

@@ -46,7 +46,7 @@ export function formatReport(r: BenchResults, totalMs: number): string {
       )
     })
     lines.push(
-      `  total: ${sc.totals.calls} calls, ${sc.totals.rcu} RCU, ${sc.totals.wcu} WCU ` +
+      `  total: ${sc.totals.calls} calls, ${sc.sequentialRoundTrips} sequential round trips, ${sc.totals.rcu} RCU, ${sc.totals.wcu} WCU ` +
         `(handler: ${sc.handlerTotals.calls} calls, ${sc.handlerTotals.rcu} RCU)`,
     )
   }
@@ -71,15 +71,21 @@ export function formatReport(r: BenchResults, totalMs: number): string {
     lines.push(`  overhead (full - bare): median ${c.overhead.median} ms, p95 ${c.overhead.p95} ms`)
   }
 
-  h('4. Route group bundles (esbuild as NodejsFunction) and cold import')
+  h('4. Route group bundles (esbuild with lib/bundling.ts, as the CDK builds them) and cold import')
   lines.push(
-    `  ${pad('group', 10)} ${lpad('bundle', 12)} ${lpad('bytes', 10)} ${lpad('map', 11)}  cold import median (runs)`,
+    `  ${pad('group', 12)} ${lpad('bundle', 11)} ${lpad('limit', 10)} ${lpad('map', 11)}  ${pad('DynamoDB', 8)}  cold import median (runs), x bare`,
   )
-  for (const b of r.bundles) {
+  const bare = r.bundles.bare
+  lines.push(
+    `  ${pad('(bare)', 12)} ${lpad(kib(bare.bytes), 11)} ${lpad('', 10)} ${lpad('', 11)}  ${pad('yes', 8)}  ` +
+      `${bare.coldImportMedianMs} ms (${bare.coldImportMs.join(', ')})`,
+  )
+  for (const b of r.bundles.groups) {
     lines.push(
-      `  ${pad(b.group, 10)} ${lpad(kib(b.bytes), 12)} ${lpad(b.bytes, 10)} ${lpad(kib(b.sourceMapBytes), 11)}  ` +
-        `${b.coldImportMedianMs} ms (${b.coldImportMs.join(', ')})`,
+      `  ${pad(b.group, 12)} ${lpad(kib(b.bytes), 11)} ${lpad(kib(b.limitBytes), 10)} ${lpad(kib(b.sourceMapBytes), 11)}  ` +
+        `${pad(b.dynamoDbClient ? 'yes' : 'no', 8)}  ${b.coldImportMedianMs} ms (${b.coldImportMs.join(', ')}), ${b.coldImportRatio}x`,
     )
+    lines.push(`  ${pad('', 12)} largest: ${b.largest.map((p) => `${p.name} ${kib(p.bytes)}`).join(', ')}`)
   }
 
   h('5. Enrollments (bulk via the enrollments handler; transcript via the users handler)')
@@ -88,7 +94,7 @@ export function formatReport(r: BenchResults, totalMs: number): string {
   h('Summary')
   for (const sc of r.scenarios) {
     lines.push(
-      `  ${sc.name.padEnd(63)} ${sc.status}, ${sc.totals.calls} calls, ${sc.totals.rcu} RCU, ${sc.totals.wcu} WCU, ${sc.ms} ms`,
+      `  ${sc.name.padEnd(63)} ${sc.status}, ${sc.totals.calls} calls (${sc.sequentialRoundTrips} sequential), ${sc.totals.rcu} RCU, ${sc.totals.wcu} WCU, ${sc.ms} ms`,
     )
   }
   lines.push(...enrollmentsSummary(r.enrollments))

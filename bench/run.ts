@@ -1,13 +1,13 @@
 /**
  * `npm run bench`: starts its own embedded stores in memory on free ports, points the product's
  * config at them, then (and only then) imports the product's modules and runs the benchmark. Prints
- * the report and writes the same figures to bench/results.json. Asserts nothing.
+ * the report, then writes its figures to bench/results.json (one section per part of the results,
+ * bench/results-file.ts) and prints each beside the committed run's. Asserts nothing, but fails
+ * (exit 1) on a bundle over 1 MiB (bench/bundles.ts).
  */
-import { writeFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
-import { format, resolveConfig } from 'prettier'
 import { startStores } from '../local/stores.ts'
 import { freePort } from '../local/free-port.ts'
+import { figuresOf, recordSection, resultsPath, startResults } from './results-file.ts'
 
 const USERS = 10_000
 const REGION = 'us-east-1'
@@ -47,15 +47,15 @@ async function main(): Promise<void> {
       progress,
     })
     const totalMs = performance.now() - started
-    const file = resolve(import.meta.dirname, 'results.json')
-    const json = JSON.stringify({
-      generatedAt: new Date().toISOString(),
-      totalMs: Math.round(totalMs),
-      ...results,
-    })
-    // Formatted as the repository formats JSON, so `prettier --check .` accepts the file.
-    await writeFile(file, await format(json, { ...(await resolveConfig(file)), filepath: file }))
-    process.stdout.write(`${formatReport(results, totalMs)}\nfigures written to ${file}\n`)
+    process.stdout.write(`${formatReport(results, totalMs)}\n`)
+    await startResults()
+    const comparisons = []
+    for (const [section, value] of Object.entries({ ...results, run: { totalMs: Math.round(totalMs) } }))
+      comparisons.push(await recordSection(section, figuresOf(value)))
+    process.stdout.write(
+      `\nFigures beside the committed run (git show HEAD:bench/results.json)\n${comparisons.join('\n')}\n` +
+        `figures written to ${resultsPath}\n`,
+    )
   } finally {
     await stores.stop()
   }

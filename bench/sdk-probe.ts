@@ -12,6 +12,9 @@ export interface SdkAttempt {
   readonly outcome: string
   /** How many items a TransactWriteItems carried. */
   readonly items?: number
+  /** When the attempt was sent and when its answer came (performance.now(), ms). */
+  readonly startMs: number
+  readonly endMs: number
 }
 
 const scope = new AsyncLocalStorage<SdkAttempt[]>()
@@ -34,8 +37,11 @@ export function installSdkProbe(client: DynamoDBClient): void {
       const op = (context.commandName ?? 'Unknown').replace(/Command$/, '')
       const input = args.input as { TransactItems?: unknown[] } | undefined
       const items = input?.TransactItems?.length
-      const record = (outcome: string) =>
-        attempts?.push(items === undefined ? { op, outcome } : { op, outcome, items })
+      const startMs = performance.now()
+      const record = (outcome: string) => {
+        const timed = { op, outcome, startMs, endMs: performance.now() }
+        attempts?.push(items === undefined ? timed : { ...timed, items })
+      }
       try {
         const out = await next(args)
         record('ok')
@@ -48,6 +54,24 @@ export function installSdkProbe(client: DynamoDBClient): void {
     // Below the retry middleware (finalizeRequest, high): one record per attempt on the wire.
     { step: 'finalizeRequest', priority: 'low', name: 'lmsBenchSdkProbe' },
   )
+}
+
+/**
+ * The longest run of attempts each sent only after the one before it answered: the DynamoDB round
+ * trips a request waits for one after another (attempts that overlap count once).
+ */
+export function sequentialRoundTrips(attempts: readonly SdkAttempt[]): number {
+  const sorted = [...attempts].sort((a, b) => a.startMs - b.startMs)
+  const depth: number[] = []
+  sorted.forEach((a, i) => {
+    let best = 0
+    for (let j = 0; j < i; j++) {
+      const before = sorted[j]
+      if (before && before.endMs <= a.startMs) best = Math.max(best, depth[j] ?? 0)
+    }
+    depth.push(best + 1)
+  })
+  return Math.max(0, ...depth)
 }
 
 export async function withSdkProbe<T>(fn: () => Promise<T>): Promise<{ value: T; attempts: SdkAttempt[] }> {

@@ -4,6 +4,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import type { Construct } from 'constructs'
+import { lambdaBundling } from './bundling.ts'
 
 export interface RouteGroupFunctionProps {
   /** Path of the handler module (exports `handler`). */
@@ -18,7 +19,8 @@ export interface RouteGroupFunctionProps {
 
 /**
  * A Lambda of the product: Node.js 24 on arm64, bundled by esbuild as minified ESM with source
- * maps, the AWS SDK bundled (so its version is ours, not the runtime's), logs kept 30 days.
+ * maps, the AWS SDK bundled (so its version is ours, not the runtime's) as lib/bundling.ts says,
+ * logs kept 30 days.
  */
 export class RouteGroupFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: RouteGroupFunctionProps) {
@@ -31,15 +33,15 @@ export class RouteGroupFunction extends NodejsFunction {
       timeout: props.timeout ?? Duration.seconds(10),
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
       logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      // lib/bundling.ts: the bench builds the very same bundle.
       bundling: {
         format: OutputFormat.ESM,
-        minify: true,
-        sourceMap: true,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        externalModules: [],
-        // Some dependencies are CommonJS and call require(): give the ESM bundle one.
-        banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+        minify: lambdaBundling.minify,
+        sourceMap: lambdaBundling.sourcemap,
+        target: lambdaBundling.target,
+        mainFields: [...lambdaBundling.mainFields],
+        externalModules: [...lambdaBundling.external],
+        banner: lambdaBundling.banner,
       },
     }
     super(scope, id, fnProps)

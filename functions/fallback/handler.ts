@@ -3,7 +3,7 @@
  * The three planned-but-unavailable endpoints answer 404 with a pointer to what to use instead.
  */
 import { errorResult } from '../../shared/http/responses.ts'
-import { httpStack } from '../../shared/http/stack.ts'
+import { staticHttpStack } from '../../shared/http/static-stack.ts'
 import type { HttpEvent, HttpResult } from '../../shared/http/context.ts'
 
 const unavailable: readonly { method: string; pattern: RegExp; message: string }[] = [
@@ -26,4 +26,4 @@ export function notFound(event: HttpEvent): HttpResult {
   return errorResult(404, hit?.message ?? 'No such endpoint')
 }
 
-export const handler = httpStack([], async (event) => notFound(event))
+export const handler = staticHttpStack([], async (event) => notFound(event))

@@ -1,0 +1,57 @@
+/**
+ * How every Lambda of the product is bundled: one description that the CDK construct
+ * (route-group-function.ts, through NodejsFunction's options) and the benchmark (bench/bundles.ts,
+ * through esbuild's API) both read, so what the bench measures is what is deployed.
+ * ESM for node24, minified, everything bundled (the AWS SDK too, so its version is ours), an
+ * external source map, and a `require` for the CommonJS dependencies that call it.
+ */
+import type { BuildOptions } from 'esbuild'
+
+/**
+ * Modules the AWS SDK reaches only through a dynamic `import()` on paths a Lambda never takes,
+ * left out of the bundle (about 130 KB, a third of it): credential sources other than the
+ * environment (a Lambda's credentials are always in its environment; the SDK tries the
+ * environment first), and event streams (no operation the product calls streams). bench/bundles.ts
+ * fails the run if one of them is ever imported statically, and a bundle that needed one at load
+ * would fail the bench's cold import. A function run elsewhere than Lambda (SnapStart, a container
+ * with a credentials endpoint) would need them back: see docs/decisions/0013-request-path-cost.md.
+ */
+export const neverLoadedInLambda: readonly string[] = [
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@smithy/credential-provider-imds',
+  '@smithy/core/event-streams',
+]
+
+export const lambdaBundling = {
+  format: 'esm',
+  target: 'node24',
+  minify: true,
+  sourcemap: true,
+  mainFields: ['module', 'main'],
+  external: neverLoadedInLambda,
+  // Some dependencies are CommonJS and call require(): give the ESM bundle one.
+  banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
+} as const
+
+/** The same bundle through esbuild's API (the bench): one entry to one file, map beside it. */
+export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: lambdaBundling.format,
+    target: lambdaBundling.target,
+    minify: lambdaBundling.minify,
+    sourcemap: lambdaBundling.sourcemap ? 'external' : false,
+    mainFields: [...lambdaBundling.mainFields],
+    external: [...lambdaBundling.external],
+    banner: { js: lambdaBundling.banner },
+    metafile: true,
+    logLevel: 'silent',
+  }
+}
