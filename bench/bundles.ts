@@ -216,10 +216,12 @@ export function bundleTargets(result: BundlesResult): BundleTarget[] {
       met: withClient.length === 0,
     },
     {
-      target: `cold import of every group <= ${COLD_IMPORT_RATIO_LIMIT}x the bare DynamoDB handler's (${result.bare.coldImportMedianMs} ms)`,
-      actual: slow.length
-        ? `over: ${slow.map((b) => `${b.group} ${b.coldImportRatio}x`).join(', ')}`
-        : 'all within',
+      target: `cold import of every group <= ${COLD_IMPORT_RATIO_LIMIT}x the bare DynamoDB handler's`,
+      actual:
+        `bare ${result.bare.coldImportMedianMs} ms; ` +
+        (slow.length
+          ? `over: ${slow.map((b) => `${b.group} ${b.coldImportRatio}x`).join(', ')}`
+          : 'all within'),
       met: slow.length === 0,
     },
   ]

@@ -94,8 +94,8 @@ export function compare(section: string, figures: Figures, committed: Figures | 
   return lines.join('\n')
 }
 
-/** Arrays under these names are detail. */
-const DETAIL = new Set(['calls', 'coldImportMs'])
+/** Arrays under these names are detail (single calls, raw samples, which packages are largest). */
+const DETAIL = new Set(['calls', 'coldImportMs', 'largest'])
 
 /**
  * Named figures from a nested result: numbers and booleans, keyed by their path; array elements
