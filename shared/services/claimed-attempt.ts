@@ -1,6 +1,7 @@
 /**
- * One queued attempt, for webhook deliveries and record-store statements alike: read the row,
- * claim the attempt (shared/domain/attempts.ts), make it, record the outcome, queue the next.
+ * One queued attempt, for webhook deliveries and record-store statements alike: claim the attempt
+ * (shared/domain/attempts.ts) with a write that reads the row too, make it, record the outcome,
+ * queue the next.
  * An exception while making it is that attempt's failure, not the message's: it is logged by name
  * and message, and becomes a failed outcome (reason `secret_unreadable` or `internal_error`) that
  * is recorded and followed by the next attempt like any other, so the row never waits pending for
@@ -16,6 +17,7 @@ import {
 } from '../domain/attempts.ts'
 import { ServiceUnavailableError } from '../domain/errors.ts'
 import { errorFields, log } from '../log.ts'
+import type { Claim } from '../store/delivery-log.ts'
 
 export interface ClaimedAttempt {
   readonly attempt: number
@@ -62,12 +64,13 @@ export const ROW_GONE = Symbol('row gone')
 
 /** One queued attempt of a row of some delivery log, and how to make and record it. */
 export interface QueuedAttempt<R extends AttemptRow, O extends { readonly status: string }> {
-  /** The row as read (strongly consistent) when the message arrived; absent when it is gone. */
-  readonly row: R | undefined
   readonly attempt: number
   readonly maxAttempts: number
-  /** @returns false when another copy of the message holds the attempt */
-  readonly claim: (row: R) => Promise<boolean>
+  /**
+   * Claims attempt `attempt` in one conditional write (strongly consistent): the row as claimed,
+   * or, refused, the row as it stands (undefined when it is gone).
+   */
+  readonly claim: () => Promise<Claim<R>>
   readonly make: (row: R) => Promise<O | typeof ROW_GONE>
   /** The outcome of an attempt that threw. */
   readonly fault: (failure: AttemptFailure) => O
@@ -81,15 +84,20 @@ export interface QueuedAttempt<R extends AttemptRow, O extends { readonly status
 /**
  * Runs one queued attempt. A duplicate message (the attempt already claimed) does nothing; a copy
  * of one whose worker died finishes its job. A failure with attempts left schedules the next
- * through the queue's delivery delay, never by sleeping.
+ * through the queue's delivery delay, never by sleeping. The claim comes first and says what the
+ * row is: a refused claim of an attempt already recorded re-queues its successor (it may have been
+ * lost); any other refusal (a live claim, a finished, later or missing row) does nothing.
  */
 export async function runQueuedAttempt<R extends AttemptRow, O extends { readonly status: string }>(
   a: QueuedAttempt<R, O>,
 ): Promise<void> {
-  const { row, attempt, maxAttempts } = a
-  const step = attemptStep(row, attempt)
-  if (step === 'queue-next') return a.queueNext()
-  if (step === 'skip' || !row || !(await a.claim(row))) return
+  const { attempt, maxAttempts } = a
+  const claim = await a.claim()
+  if (!('claimed' in claim)) {
+    if (attemptStep(claim.refused, attempt) === 'queue-next') await a.queueNext()
+    return
+  }
+  const row = claim.claimed
   const outcome = await outcomeOrFault(() => a.make(row), a.fault, { attempt, maxAttempts, log: a.log(row) })
   if (outcome === ROW_GONE) return
   await a.record(row, outcome)

@@ -29,9 +29,10 @@ import { checkTarget, UnsafeTargetError } from '../net/ssrf-guard.ts'
 import { sendMessage } from '../queue/sqs.ts'
 import { writeAudit } from '../store/audit-store.ts'
 import { getTenantById } from '../store/tenants-store.ts'
+import { oncePerBatch } from './batch-reads.ts'
 import { runQueuedAttempt } from './claimed-attempt.ts'
 import {
-  claimAttempt,
+  claimAttemptRow,
   deleteDelivery,
   deleteEndpoint as deleteStoredEndpoint,
   getDelivery,
@@ -110,11 +111,17 @@ export async function deleteEndpoint(tenant: TenantContext, id: string, at = now
 /**
  * The relay's fan-out: one delivery per subscribed live endpoint, its body serialised once here.
  * Without the webhooks entitlement nothing is dispatched (events raised meanwhile are not sent
- * later: see docs/decisions/0008-events.md).
+ * later: see docs/decisions/0008-events.md). `liveEndpoints` lets the events of one relay batch
+ * share one read of a tenant's endpoints (shared/services/batch-reads.ts).
  */
-export async function fanOut(tenant: TenantContext, event: DomainEvent, at = nowIso()): Promise<number> {
+export async function fanOut(
+  tenant: TenantContext,
+  event: DomainEvent,
+  at = nowIso(),
+  liveEndpoints: (tenant: TenantContext) => Promise<WebhookEndpoint[]> = listLiveEndpoints,
+): Promise<number> {
   if (!hasCapability(tenant.plan, 'webhooks')) return 0
-  const endpoints = (await listLiveEndpoints(tenant)).filter((e) => e.events.includes(event.event))
+  const endpoints = (await liveEndpoints(tenant)).filter((e) => e.events.includes(event.event))
   for (const endpoint of endpoints) {
     const id = deliveryIdFor(event.id, endpoint.id)
     await insertDelivery(tenant, {
@@ -147,10 +154,26 @@ export async function fanOut(tenant: TenantContext, event: DomainEvent, at = now
 /** What one attempt came to, recorded on the delivery. */
 type AttemptOutcome = Pick<WebhookDelivery, 'status' | 'httpStatus' | 'responseBody' | 'reason'>
 
+/** How an attempt reads its endpoint: `endpointReads` shares one read among a batch's attempts. */
+type EndpointRead = (ref: {
+  tenant: TenantContext
+  endpointId: string
+}) => Promise<WebhookEndpoint | undefined>
+
+const readEndpoint: EndpointRead = ({ tenant, endpointId }) => getEndpoint(tenant, endpointId)
+
+/** Endpoint reads for the attempts of one SQS batch: each endpoint read once, when first needed. */
+export function endpointReads(): EndpointRead {
+  return oncePerBatch(({ tenant, endpointId }) => `${tenant.id}/${endpointId}`, readEndpoint)
+}
+
 /** A queued attempt of a delivery whose tenant may be gone meanwhile (nothing to do then). */
-export async function attemptQueuedDelivery(msg: WebhookMessage): Promise<void> {
+export async function attemptQueuedDelivery(
+  msg: WebhookMessage,
+  endpoint: EndpointRead = readEndpoint,
+): Promise<void> {
   const tenant = await getTenantById(msg.tenantId)
-  if (tenant) await attemptDelivery(tenant, msg)
+  if (tenant) await attemptDelivery(tenant, msg, nowIso(), endpoint)
 }
 
 /**
@@ -161,13 +184,13 @@ export async function attemptDelivery(
   tenant: TenantContext,
   msg: WebhookMessage,
   at = nowIso(),
+  endpoint: EndpointRead = readEndpoint,
 ): Promise<void> {
   await runQueuedAttempt({
-    row: await getDelivery(tenant, msg.deliveryId),
     attempt: msg.attempt,
     maxAttempts: MAX_ATTEMPTS,
-    claim: (delivery) => claimAttempt(tenant, delivery.id, msg.attempt, at),
-    make: (delivery) => makeAttempt(tenant, delivery, msg.attempt),
+    claim: () => claimAttemptRow(tenant, msg.deliveryId, msg.attempt, at),
+    make: (delivery) => makeAttempt(tenant, delivery, msg.attempt, endpoint),
     fault: (failure): AttemptOutcome => ({ ...failure, httpStatus: null, responseBody: null }),
     record: (delivery, outcome) => recordAttempt(tenant, delivery.id, msg.attempt, outcome, nowIso()),
     queueNext: () => queueNextAttempt(msg),
@@ -180,6 +203,7 @@ async function makeAttempt(
   tenant: TenantContext,
   delivery: WebhookDelivery,
   attempt: number,
+  readEndpointOf: EndpointRead,
 ): Promise<AttemptOutcome> {
   const stopped = (reason: string): AttemptOutcome => ({
     status: 'failed',
@@ -189,7 +213,7 @@ async function makeAttempt(
   })
   // A downgrade below Growth stops retries already under way too: nothing is dispatched.
   if (!hasCapability(tenant.plan, 'webhooks')) return stopped('entitlement_blocked')
-  const endpoint = await getEndpoint(tenant, delivery.endpointId)
+  const endpoint = await readEndpointOf({ tenant, endpointId: delivery.endpointId })
   if (!endpoint || endpoint.deletedAt !== null) return stopped('endpoint_inactive')
   const t = Math.floor(Date.now() / 1000)
   const result = await sendOutbound({

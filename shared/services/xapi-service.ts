@@ -33,7 +33,7 @@ import type { PendingEvent } from '../store/outbox-store.ts'
 import { getUser } from '../store/users-store.ts'
 import {
   deleteStatement,
-  claimAttempt,
+  claimAttemptRow,
   getConnection,
   getStatement,
   insertStatement,
@@ -141,10 +141,9 @@ export async function attemptStatement(
   at = nowIso(),
 ): Promise<void> {
   await runQueuedAttempt({
-    row: await getStatement(tenant, msg.statementId),
     attempt: msg.attempt,
     maxAttempts: MAX_ATTEMPTS,
-    claim: (row) => claimAttempt(tenant, row.id, msg.attempt, at),
+    claim: () => claimAttemptRow(tenant, msg.statementId, msg.attempt, at),
     make: (row) => makeAttempt(tenant, row, msg.attempt),
     fault: (failure): AttemptOutcome => ({ ...failure, httpStatus: null }),
     record: (row, outcome) => recordAttempt(tenant, row.id, msg.attempt, outcome, nowIso()),

@@ -3,7 +3,12 @@
  * records it, and maps throttling to a retryable domain error. Store modules build params; this
  * module sends them.
  */
-import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb'
+import {
+  TransactionCanceledException,
+  type CancellationReason,
+  type ConditionalCheckFailedException,
+} from '@aws-sdk/client-dynamodb'
+import { unmarshall } from '@aws-sdk/util-dynamodb'
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -129,6 +134,37 @@ export async function updateItem(input: WithoutTable<UpdateCommandInput>): Promi
     recordDbCall('UpdateItem', out.ConsumedCapacity)
     return out.Attributes
   } catch (err) {
+    return mapInfrastructureError(err)
+  }
+}
+
+/** What a conditional update came to: the item as written, or as it stands when refused. */
+export type UpdateOutcome = { readonly updated: Item } | { readonly refused: Item | undefined }
+
+/**
+ * A conditional update that reads as it writes: the item after the update, or, when the condition
+ * did not hold, the item as it stands (undefined when there is none). One round trip either way,
+ * where a read before the write would take two.
+ */
+export async function updateOrCurrent(input: WithoutTable<UpdateCommandInput>): Promise<UpdateOutcome> {
+  try {
+    const out = await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        ReturnConsumedCapacity: 'TOTAL',
+        ...input,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    )
+    recordDbCall('UpdateItem', out.ConsumedCapacity)
+    return { updated: out.Attributes ?? {} }
+  } catch (err) {
+    // The document client translates outputs only: the refused item comes as attribute values.
+    if (isConditionalCheckFailed(err)) {
+      const item = (err as ConditionalCheckFailedException).Item
+      return { refused: item && unmarshall(item) }
+    }
     return mapInfrastructureError(err)
   }
 }

@@ -17,6 +17,7 @@ import {
   putItem,
   queryUpTo,
   updateItem,
+  updateOrCurrent,
   type Item,
 } from './db.ts'
 import { decodeItem, nullable, withDefault, type ItemSchema } from './decode.ts'
@@ -103,6 +104,9 @@ export interface LogKind<Row extends LoggedAttempts, O extends LoggedOutcome, S 
   /** The kind's own attributes an outcome sets besides status, HTTP status and reason. */
   readonly ownOutcome?: (outcome: O) => Item
 }
+
+/** A claim of an attempt: the row as claimed, or as it stands when the claim was refused. */
+export type Claim<Row> = { readonly claimed: Row } | { readonly refused: Row | undefined }
 
 /** What a re-queue changes besides the attempt columns (the kind's own attributes). */
 export interface Requeue {
@@ -225,6 +229,16 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
     /** @returns false for a duplicate, a live claim or a finished row. */
     claim: (tenant: TenantContext, id: string, attempt: number, at: string): Promise<boolean> =>
       conditionally(updateItem(params.claim(tenant, id, attempt, at))),
+
+    /**
+     * The claim and the read of the row in one round trip: the row as claimed, or, refused, the
+     * row as it stands (undefined when it is gone), which says why (shared/domain/attempts.ts).
+     */
+    claimRow: async (tenant: TenantContext, id: string, attempt: number, at: string): Promise<Claim<Row>> => {
+      const out = await updateOrCurrent(params.claim(tenant, id, attempt, at))
+      if ('updated' in out) return { claimed: decode(out.updated) }
+      return { refused: out.refused && decode(out.refused) }
+    },
 
     /** Records the outcome of the attempt this worker claimed; the row may stay pending. */
     record: async (tenant: TenantContext, id: string, attempt: number, outcome: O, at: string) => {

@@ -145,6 +145,8 @@ export const getDelivery = deliveries.get
 export const deleteDelivery = deliveries.delete
 /** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished delivery. */
 export const claimAttempt = deliveries.claim
+/** The claim read as it is written: the row as claimed, or as it stands when refused. */
+export const claimAttemptRow = deliveries.claimRow
 /** Records the outcome of the attempt this worker claimed; the delivery may stay pending. */
 export const recordAttempt = deliveries.record
 

@@ -2,15 +2,15 @@
  * The outbox relay: DynamoDB Streams → deliveries and SQS. In AWS a stream event source mapping
  * invokes it; locally the stream poller of `npm start` reads DynamoDB Local's stream and calls
  * this same handler. Events of a batch are relayed concurrently (fan-out is idempotent and no
- * order is promised to receivers); on a failure the earliest failed record is reported, so the
- * stream retries from there (and the sweeper catches anything the stream never relays).
+ * order is promised to receivers), share their reads and are marked relayed together; on a
+ * failure the earliest failed record is reported, so the stream retries from there (and the
+ * sweeper catches anything the stream never relays).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
-import { mapLimit } from '../../../shared/concurrency.ts'
 import { errorFields, log } from '../../../shared/log.ts'
-import { relay } from '../../../shared/services/relay-service.ts'
+import { relayAll } from '../../../shared/services/relay-service.ts'
 import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox-store.ts'
 import { relayNotificationRecords } from './notification-records.ts'
 
@@ -34,21 +34,18 @@ function pendingOf(record: DynamoDBRecord): PendingEvent | undefined {
 export const handler = async (stream: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const work = stream.Records.flatMap((record, index) => {
     const pending = pendingOf(record)
-    return pending ? [{ index, record, pending }] : []
+    return pending ? [{ index, pending }] : []
   })
-  let firstFailed = await relayNotificationRecords(stream.Records)
-  await mapLimit(work, CONCURRENCY, async (item) => {
-    try {
-      await relay(item.pending)
-    } catch (err) {
-      log('error', 'relay failed', {
-        eventId: item.pending.event.id,
-        ...errorFields(err),
-      })
-      if (firstFailed === undefined || item.index < firstFailed) firstFailed = item.index
-    }
-  })
-  if (firstFailed === undefined) return { batchItemFailures: [] }
+  const notificationFailed = await relayNotificationRecords(stream.Records)
+  const failed = await relayAll(
+    work.map((w) => w.pending),
+    CONCURRENCY,
+  )
+  const firstFailed = Math.min(
+    notificationFailed ?? Number.POSITIVE_INFINITY,
+    ...failed.map((i) => work[i]?.index ?? Number.POSITIVE_INFINITY),
+  )
+  if (!Number.isFinite(firstFailed)) return { batchItemFailures: [] }
   return {
     batchItemFailures: [{ itemIdentifier: stream.Records[firstFailed]?.dynamodb?.SequenceNumber ?? '' }],
   }

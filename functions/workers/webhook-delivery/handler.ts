@@ -2,9 +2,22 @@
  * The webhook worker: one attempt per message (shared/queue/worker.ts). Only failures SQS should
  * retry (the store was unavailable, a malformed message) are reported; a receiver's failure is
  * not one of them: the next attempt is queued as a new delayed message, as after an exception while
- * making the attempt (shared/services/claimed-attempt.ts).
+ * making the attempt (shared/services/claimed-attempt.ts). The attempts of one batch share one
+ * read of each endpoint.
  */
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
 import { queueWorker } from '../../../shared/queue/worker.ts'
-import { attemptQueuedDelivery, WebhookMessage } from '../../../shared/services/webhooks-service.ts'
+import {
+  attemptQueuedDelivery,
+  endpointReads,
+  WebhookMessage,
+} from '../../../shared/services/webhooks-service.ts'
 
-export const handler = queueWorker({ name: 'webhook', schema: WebhookMessage, handle: attemptQueuedDelivery })
+export const handler = (batch: SQSEvent): Promise<SQSBatchResponse> => {
+  const endpoint = endpointReads()
+  return queueWorker({
+    name: 'webhook',
+    schema: WebhookMessage,
+    handle: (msg: WebhookMessage) => attemptQueuedDelivery(msg, endpoint),
+  })(batch)
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { statusAfterFailure } from '../../../shared/domain/attempts.ts'
 import { ServiceUnavailableError } from '../../../shared/domain/errors.ts'
 import { outcomeOrFault, ROW_GONE, runQueuedAttempt } from '../../../shared/services/claimed-attempt.ts'
+import type { Claim } from '../../../shared/store/delivery-log.ts'
 
 const claimed = (attempt: number) => ({ attempt, maxAttempts: 5, log: { msg: 'attempt threw', id: 'd1' } })
 interface Outcome {
@@ -72,19 +73,29 @@ describe('runQueuedAttempt: one queued attempt of a delivery-log row', () => {
     attemptRecorded,
   })
 
+  /**
+   * The store's claim condition (shared/store/delivery-log.ts): attempt n of a pending row from
+   * n - 1, or from an unrecorded claim of n whose lease ran out (`leaseOver`).
+   */
+  function claimOf(row: Row | undefined, attempt: number, leaseOver: boolean): Claim<Row> {
+    const claimable =
+      row?.status === 'pending' &&
+      (row.attempts === attempt - 1 || (row.attempts === attempt && !row.attemptRecorded && leaseOver))
+    return claimable ? { claimed: { ...row, attempts: attempt, attemptRecorded: false } } : { refused: row }
+  }
+
   /** Runs attempt `attempt` of `row`; `made` is what making it returns. */
   async function run(
     row: Row | undefined,
     attempt: number,
     made: () => Promise<Outcome | typeof ROW_GONE>,
-    claims = true,
+    leaseOver = false,
   ) {
     const calls: string[] = []
     await runQueuedAttempt({
-      row,
       attempt,
       maxAttempts: 5,
-      claim: () => (calls.push('claim'), Promise.resolve(claims)),
+      claim: () => (calls.push('claim'), Promise.resolve(claimOf(row, attempt, leaseOver))),
       make: () => (calls.push('make'), made()),
       fault,
       record: (_, outcome) => (calls.push(`record ${outcome.status} ${outcome.reason}`), Promise.resolve()),
@@ -120,13 +131,25 @@ describe('runQueuedAttempt: one queued attempt of a delivery-log row', () => {
   })
 
   it('does nothing for a duplicate whose attempt another copy holds, a finished row or a missing one', async () => {
-    expect(await run(pending(0), 1, answered('delivered', null), false)).toEqual(['claim'])
-    expect(await run({ ...pending(1), status: 'delivered' }, 2, answered('delivered', null))).toEqual([])
-    expect(await run(undefined, 1, answered('delivered', null))).toEqual([])
+    // Each is a refused claim, and the claim is the only call.
+    expect(await run(pending(1, false), 1, answered('delivered', null))).toEqual(['claim'])
+    expect(await run({ ...pending(1), status: 'delivered' }, 2, answered('delivered', null))).toEqual([
+      'claim',
+    ])
+    expect(await run(pending(3), 2, answered('delivered', null))).toEqual(['claim'])
+    expect(await run(undefined, 1, answered('delivered', null))).toEqual(['claim'])
+  })
+
+  it('finishes the job of a copy whose worker died: the claim is taken over once its lease ran out', async () => {
+    expect(await run(pending(1, false), 1, answered('delivered', null), true)).toEqual([
+      'claim',
+      'make',
+      'record delivered null',
+    ])
   })
 
   it('queues the next attempt again when this one was recorded but its successor may be lost', async () => {
-    expect(await run(pending(2), 2, answered('delivered', null))).toEqual(['queue-next'])
+    expect(await run(pending(2), 2, answered('delivered', null))).toEqual(['claim', 'queue-next'])
   })
 
   it('records nothing for a row that went away while it was attempted', async () => {
