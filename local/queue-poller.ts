@@ -19,7 +19,11 @@ export interface QueuePollerOptions {
   readonly queueUrl: string
   readonly queueArn: string
   readonly handler: Worker
-  /** Receivers polling at once. @default 4 */
+  /**
+   * Receivers polling at once. A receiver waits for its batch's handler (a webhook attempt waits on
+   * its receiver), so this bounds the batches in flight, as the event source mapping's concurrency
+   * does (five batches at first in AWS, scaling out with the backlog). @default 8
+   */
   readonly concurrency?: number
 }
 
@@ -81,7 +85,7 @@ export function startQueuePoller(options: QueuePollerOptions): { stop(): Promise
       }
     }
   }
-  const loops = Array.from({ length: options.concurrency ?? 4 }, receiver)
+  const loops = Array.from({ length: options.concurrency ?? 8 }, receiver)
   return {
     stop: async () => {
       running = false

@@ -22,8 +22,15 @@ export interface StreamPollerOptions {
   readonly region: string
   readonly tableName: string
   readonly handler: RelayHandler
+  /** The wait after a poll that found no events to relay. @default 250, the event source mapping's four polls a second */
   readonly intervalMs?: number
 }
+
+/** Records a poll reads at most. */
+const LIMIT = 1000
+
+/** Shards change seldom (a new one after hours, or a restart): they are listed again this often, not every poll. */
+const SHARD_REFRESH_MS = 1000
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' }
 
@@ -57,13 +64,14 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     return out.ShardIterator
   }
 
-  async function pollShard(streamArn: string, shardId: string): Promise<void> {
+  /** @returns true when the shard may hold more events right away (this poll relayed some, or was full) */
+  async function pollShard(streamArn: string, shardId: string): Promise<boolean> {
     if (!iterators.has(shardId)) iterators.set(shardId, await iteratorFor(streamArn, shardId))
     const iterator = iterators.get(shardId)
-    if (!iterator) return
+    if (!iterator) return false
     let out
     try {
-      out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }))
+      out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: LIMIT }))
     } catch (err) {
       if (err instanceof ExpiredIteratorException) iterators.delete(shardId)
       throw err
@@ -71,7 +79,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     const records = out.Records ?? []
     if (records.length === 0) {
       iterators.set(shardId, out.NextShardIterator)
-      return
+      return false
     }
     const result = await options.handler(toEvent(records))
     const failed = result.batchItemFailures[0]?.itemIdentifier
@@ -81,7 +89,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
       const before = records.findIndex((r) => r.dynamodb?.SequenceNumber === failed)
       const last = before > 0 ? records[before - 1]?.dynamodb?.SequenceNumber : undefined
       if (last) await putCheckpoint(shardId, last)
-      return
+      return false
     }
     iterators.set(shardId, out.NextShardIterator)
     const relayedAny = records.some((r) =>
@@ -90,22 +98,29 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     const lastSeq = records.at(-1)?.dynamodb?.SequenceNumber
     // Checkpoint writes are stream records too: write one only after a batch that carried events.
     if (relayedAny && lastSeq) await putCheckpoint(shardId, lastSeq)
+    return relayedAny || records.length === LIMIT
   }
 
   async function run(): Promise<void> {
     const table = await ddb.send(new DescribeTableCommand({ TableName: options.tableName }))
     const streamArn = table.Table?.LatestStreamArn
     if (!streamArn) throw new Error('The table has no stream')
+    let shards: string[] = []
+    let listedAt = 0
     while (running) {
+      let more = false
       try {
-        const desc = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))
-        for (const shard of desc.StreamDescription?.Shards ?? []) {
-          if (shard.ShardId) await pollShard(streamArn, shard.ShardId)
+        if (Date.now() - listedAt >= SHARD_REFRESH_MS) {
+          const desc = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }))
+          shards = (desc.StreamDescription?.Shards ?? []).flatMap((s) => (s.ShardId ? [s.ShardId] : []))
+          listedAt = Date.now()
         }
+        for (const shardId of shards) if (await pollShard(streamArn, shardId)) more = true
       } catch {
         // A poll that fails is simply tried again.
       }
-      await new Promise((r) => setTimeout(r, options.intervalMs ?? 250))
+      // A backlog is read without pausing, as the event source mapping does; an idle stream waits.
+      if (!more) await new Promise((r) => setTimeout(r, options.intervalMs ?? 250))
     }
   }
 
