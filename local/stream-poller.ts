@@ -26,8 +26,12 @@ export interface StreamPollerOptions {
   readonly intervalMs?: number
 }
 
-/** Records a poll reads at most. */
-const LIMIT = 1000
+/**
+ * Records a poll reads at most: the event source mapping's batch size in AWS (lib/lms-stack.ts).
+ * A batch's events leave the pending index when the whole batch is relayed, so a bigger batch
+ * would keep them there longer (and let the sweeper relay them a second time under a backlog).
+ */
+const LIMIT = 100
 
 /** Shards change seldom (a new one after hours, or a restart): they are listed again this often, not every poll. */
 const SHARD_REFRESH_MS = 1000
