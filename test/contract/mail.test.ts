@@ -121,8 +121,10 @@ describe('Notifications: e-mail through the worker and the local sink', () => {
     await user(t, { role: 'learner' })
     await updateTenant(t.slug, { monthlyApiCap: 40 })
 
-    // Act: past 80% and 100% of the month's cap
+    // Act: past 80% and 100% of the month's cap, then the 15-minute check (run now)
     await Promise.all(Array.from({ length: 45 }, () => t.api.get('/api/v1/courses')))
+    const job = await lms('jobs', 'run', 'usage-alerts')
+    expect(job.code, job.stdout).toBe(0)
     const mails = await mailsFor(4, '--tenant', t.slug, '--template', 'usage_alert')
 
     // Assess

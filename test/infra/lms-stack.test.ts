@@ -218,6 +218,7 @@ describe('Construct: LmsStack', () => {
       'webhook-delivery',
       'xapi-delivery',
       'notification-delivery',
+      'scheduled-jobs',
     ]
     template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length)
     expect(Object.keys(matching)).toHaveLength(routeGroups.length + workers.length)
