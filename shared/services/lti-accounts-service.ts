@@ -20,7 +20,6 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { User } from '../domain/users/user.ts'
 import { CreateUserInput } from '../domain/users/user-schemas.ts'
 import { parseOrThrow } from '../domain/validation.ts'
-import { keys } from '../store/keys.ts'
 import { linkedUserId, linkIdentity, userIdByEmail } from '../store/lti-store.ts'
 import { getUser } from '../store/users-store.ts'
 import { createUser } from './users-service.ts'
@@ -51,7 +50,7 @@ export async function accountFor(
   const linked = linkedId ? await getUser(tenant, linkedId, { consistent: true }) : undefined
   if (linked) return usable(linked, 'link')
 
-  const email = emailClaim(claims) ?? syntheticEmail(keys.ltiIdentityHash(issuer, sub))
+  const email = emailClaim(claims) ?? syntheticEmail(issuer, sub)
   for (let attempt = 0; attempt < 2; attempt++) {
     const existing = await byEmail(tenant, email)
     if (existing) {

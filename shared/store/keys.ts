@@ -167,7 +167,6 @@ export const keys = {
   ltiToolKey: (t: TenantContext, kid: string): Key => ({ pk: tp(t), sk: `LTIKEY#${kid}` }),
   /** Which tool key signs, which is published next, which retired keys stay published. */
   ltiKeyRing: (t: TenantContext): Key => ({ pk: tp(t), sk: 'LTIKEYRING' }),
-  ltiIdentityHash: (issuer: string, sub: string): string => h(issuer, sub),
   skillDomain: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `SKILLDOMAIN#${id}` }),
   skillDomainPrefix: 'SKILLDOMAIN#',
   skill: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `SKILL#${id}` }),

@@ -3,6 +3,7 @@
  * carries, and the pure rules of a launch (message type, version, deployment, roles, names). No
  * cryptography and no storage here: those are in shared/services/lti-*.ts and shared/store/lti-store.ts.
  */
+import { createHash } from 'node:crypto'
 import type { StoredRole } from '../users/user.ts'
 
 /** A platform (Canvas, Moodle, ...) registered by a tenant admin. */
@@ -112,7 +113,12 @@ export function emailClaim(claims: Readonly<Record<string, unknown>>): string | 
  * The internal address of a platform user without an e-mail claim: derived from (issuer, sub) by
  * the caller's hash, under a reserved domain (`.invalid`, RFC 2606) that never receives mail.
  */
-export const syntheticEmail = (identityHash: string): string => `lti-${identityHash.slice(0, 32)}@lti.invalid`
+/** The internal address of a platform user who sent no e-mail claim: stable per (issuer, sub), never routable. */
+export const syntheticEmail = (issuer: string, sub: string): string =>
+  `lti-${createHash('sha256')
+    .update(JSON.stringify([issuer, sub]))
+    .digest('hex')
+    .slice(0, 32)}@lti.invalid`
 
 /**
  * Decision 0020: an e-mail claim never signs a platform user in as an owner or admin. The platform

@@ -60,6 +60,10 @@ describe('LTI claims', () => {
   it('lowercases the e-mail claim and derives a reserved-domain address without one', () => {
     expect(emailClaim({ email: ' Ada@Example.COM ' })).toBe('ada@example.com')
     expect(emailClaim({ email: 'not-an-address' })).toBeUndefined()
-    expect(syntheticEmail('ab'.repeat(20))).toBe(`lti-${'ab'.repeat(16)}@lti.invalid`)
+    const email = syntheticEmail('https://platform.example', 'user-1')
+    expect(email).toMatch(/^lti-[0-9a-f]{32}@lti\.invalid$/)
+    expect(syntheticEmail('https://platform.example', 'user-1')).toBe(email)
+    expect(syntheticEmail('https://platform.example', 'user-2')).not.toBe(email)
+    expect(syntheticEmail('https://other.example', 'user-1')).not.toBe(email)
   })
 })
