@@ -29,3 +29,24 @@ export const nullable = <S extends ItemSchema>(schema: S) =>
 /** An attribute older items lack, read with its default. */
 export const withDefault = <S extends ItemSchema>(schema: S, fallback: v.InferOutput<S>) =>
   v.optional(schema, fallback as never) as unknown as v.GenericSchema<unknown, v.InferOutput<S>>
+
+/**
+ * Items read as `decode` reads them, apart from those that do not: each of those is handed back as
+ * its MalformedItem, so a caller reports it without holding up the items behind it.
+ */
+export function decodeEach<T>(
+  items: readonly Item[],
+  decode: (item: Item) => T,
+): { readable: T[]; unreadable: MalformedItem[] } {
+  const readable: T[] = []
+  const unreadable: MalformedItem[] = []
+  for (const item of items) {
+    try {
+      readable.push(decode(item))
+    } catch (err) {
+      if (!(err instanceof MalformedItem)) throw err
+      unreadable.push(err)
+    }
+  }
+  return { readable, unreadable }
+}

@@ -6,7 +6,7 @@
 import * as v from 'valibot'
 import { notificationTemplates, type Notification } from '../domain/events.ts'
 import { conditionally, queryUpTo, updateItem, type Item } from './db.ts'
-import { decodeItem, nullable } from './decode.ts'
+import { decodeEach, decodeItem, nullable } from './decode.ts'
 import { cond, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys, type Key } from './keys.ts'
 import { MalformedItem } from './store-errors.ts'
@@ -73,18 +73,10 @@ export async function listPendingNotifications(
   before: string,
   limit: number,
 ): Promise<{ readable: PendingNotification[]; unreadable: MalformedItem[] }> {
-  const items = await queryUpTo(notificationRelayParams.pending(before, limit), limit)
-  const readable: PendingNotification[] = []
-  const unreadable: MalformedItem[] = []
-  for (const item of items) {
-    try {
-      readable.push(toPendingNotification(item))
-    } catch (err) {
-      if (!(err instanceof MalformedItem)) throw err
-      unreadable.push(err)
-    }
-  }
-  return { readable, unreadable }
+  return decodeEach(
+    await queryUpTo(notificationRelayParams.pending(before, limit), limit),
+    toPendingNotification,
+  )
 }
 
 export async function markNotificationRelayed(key: Key, at: string): Promise<void> {

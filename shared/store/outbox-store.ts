@@ -4,7 +4,7 @@ import * as v from 'valibot'
 import { eventTypes, notificationTemplates, type DomainEvent, type Notification } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { conditionally, getItem, putItem, queryUpTo, queryAll, updateItem, type Item } from './db.ts'
-import { decodeItem, nullable } from './decode.ts'
+import { decodeEach, decodeItem, nullable } from './decode.ts'
 import { cond, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
@@ -120,18 +120,7 @@ export async function listPendingEvents(
   before: string,
   limit: number,
 ): Promise<{ readable: PendingEvent[]; unreadable: MalformedItem[] }> {
-  const items = await queryUpTo(relayParams.pending(before, limit), limit)
-  const readable: PendingEvent[] = []
-  const unreadable: MalformedItem[] = []
-  for (const item of items) {
-    try {
-      readable.push(toPendingEvent(item))
-    } catch (err) {
-      if (!(err instanceof MalformedItem)) throw err
-      unreadable.push(err)
-    }
-  }
-  return { readable, unreadable }
+  return decodeEach(await queryUpTo(relayParams.pending(before, limit), limit), toPendingEvent)
 }
 
 /** Takes a relayed event out of the pending index. */
