@@ -40,11 +40,14 @@ interface ReadyLine {
   notificationsQueue: string
 }
 
-export async function setup(project: TestProject): Promise<void> {
+class PortTaken extends Error {}
+
+const encryptionKey = randomBytes(32).toString('base64')
+const platformMetricsSecret = randomBytes(24).toString('base64url')
+
+async function boot(): Promise<{ ready: ReadyLine; dynamoPort: number; emulatorPort: number }> {
   const [port, dynamoPort, emulatorPort] = [await freePort(), await freePort(), await freePort()]
-  const encryptionKey = randomBytes(32).toString('base64')
-  const platformMetricsSecret = randomBytes(24).toString('base64url')
-  child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+  const started = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -65,7 +68,13 @@ export async function setup(project: TestProject): Promise<void> {
       // Contact requests are forwarded here (the mail sink shows them).
       LMS_OPERATOR_EMAIL: 'operators@lms.test',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child = started
+  let errors = ''
+  started.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString()
+    process.stderr.write(chunk)
   })
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
     let buffer = ''
@@ -73,7 +82,7 @@ export async function setup(project: TestProject): Promise<void> {
       () => reject(new Error(`the local stack did not start within ${readyLimitMs / 1000} s`)),
       readyLimitMs,
     )
-    child?.stdout?.on('data', (chunk: Buffer) => {
+    started.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString()
       for (const line of buffer.split('\n')) {
         if (!line.includes('"msg":"ready"')) continue
@@ -81,8 +90,29 @@ export async function setup(project: TestProject): Promise<void> {
         resolve(JSON.parse(line) as ReadyLine)
       }
     })
-    child?.once('exit', (code) => reject(new Error(`the local stack exited with code ${code}`)))
+    started.once('exit', (code) => {
+      clearTimeout(timer)
+      const message = `the local stack exited with code ${code}`
+      reject(portTaken.test(errors) ? new PortTaken(message) : new Error(message))
+    })
   })
+  return { ready, dynamoPort, emulatorPort }
+}
+
+/** A port the OS had free a moment ago can be taken again before the stack binds it. */
+const bootAttempts = 3
+const portTaken = /EADDRINUSE|BindException|address already in use|failed to bind/i
+
+export async function setup(project: TestProject): Promise<void> {
+  let booted: { ready: ReadyLine; dynamoPort: number; emulatorPort: number } | undefined
+  for (let attempt = 1; !booted; attempt++) {
+    try {
+      booted = await boot()
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt >= bootAttempts) throw e
+    }
+  }
+  const { ready, dynamoPort, emulatorPort } = booted
   project.provide('gatewayUrl', ready.url)
   project.provide('dynamoEndpoint', ready.dynamodb)
   project.provide('emulatorEndpoint', ready.emulator)
