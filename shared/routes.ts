@@ -126,6 +126,7 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/lti/.well-known/jwks.json', 'lti', null),
   // The pages a launch lands on, on the tenant's host (session cookie, no key).
   r('GET', '/learn/{id}', 'lti', null),
+  r('POST', '/learn/{id}', 'lti', null, { form: true }),
   r('GET', '/catalog', 'lti', null),
   r('GET', '/login', 'lti', null),
 ]

@@ -29,6 +29,7 @@ import {
   catalog,
   coursePage,
   deepLinkingResponse,
+  enrolFromPage,
   landingPath,
   newSession,
   SESSION_COOKIE,
@@ -141,7 +142,7 @@ export const postLaunch = publicRoute('POST /api/v1/lti/launch', async (input) =
     const { tenant, message, state } = await verified(input, 'launch')
     const user = await accountFor(tenant, message.registration.issuer, message.claims)
     const session = await newSession(tenant, user)
-    return redirect(`${urls.origin}${await landingPath(tenant, message)}`, [
+    return redirect(`${urls.origin}${await landingPath(tenant, message, user)}`, [
       cookie(SESSION_COOKIE, session, '/', SESSION_SECONDS),
       ...clearState(state),
     ])
@@ -202,15 +203,32 @@ export const getCourse = publicRoute('GET /learn/{id}', async ({ event, path }) 
   const { tenant, user } = await learner(event)
   if (!user) return pages.loginPage('SamlInvalidAssertion', frame)
   const view = await coursePage(tenant, user, path.id ?? '')
-  if (view.kind === 'not_found') return pages.html(404, 'Not found', '<h1>Course not found</h1>', frame)
-  if (view.kind === 'refused')
+  if (view.kind === 'not_found') return notFoundPage(frame)
+  if (view.kind === 'enrol') return pages.enrolPage(view.course, view.token, frame)
+  return pages.coursePage(view, frame)
+})
+
+const notFoundPage = (frame: string) => pages.html(404, 'Not found', '<h1>Course not found</h1>', frame)
+
+export const postEnrol = publicRoute('POST /learn/{id}', async (input) => {
+  const urls = toolUrls(input.event)
+  const frame = pages.frameAncestorsFor(urls.origin)
+  const { tenant, user } = await learner(input.event)
+  if (!user) return pages.loginPage('SamlInvalidAssertion', frame)
+  const courseId = input.path.id ?? ''
+  const outcome = await enrolFromPage(tenant, user, courseId, field(input, 'token'))
+  if (outcome.kind === 'forbidden')
+    return pages.html(403, 'Not allowed', '<h1>Open the course from its page to enrol</h1>', frame)
+  if (outcome.kind === 'not_found') return notFoundPage(frame)
+  if (outcome.kind === 'refused')
     return pages.html(
       409,
       'Not available',
-      `<h1>This course is not available</h1><p class="error">${pages.esc(view.code)}</p>`,
+      `<h1>This course is not available</h1><p class="error">${pages.esc(outcome.code)}</p>`,
       frame,
     )
-  return pages.coursePage(view, frame)
+  // Post/redirect/get: a reload shows the course instead of posting the form again.
+  return { ...redirect(`${urls.origin}/learn/${encodeURIComponent(courseId)}`), statusCode: 303 }
 })
 
 export const handler = httpStack([
@@ -222,4 +240,5 @@ export const handler = httpStack([
   getLoginPage,
   getCatalog,
   getCourse,
+  postEnrol,
 ])

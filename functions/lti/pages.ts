@@ -25,8 +25,9 @@ const CSS =
 /**
  * Framing: platforms embed the tool in an iframe, on hosts the tool cannot know beforehand (a
  * platform's issuer is often not the host that frames it), so any https page may frame these
- * pages (and http ones where the tool itself is served over http, locally). The pages change
- * nothing on a click, so being framed by a stranger gives a clickjacker nothing to press.
+ * pages (and http ones where the tool itself is served over http, locally). The one button that
+ * changes anything (enrol in a published course) does only what the learner could do from the
+ * catalog anyway, so a clickjacker gains nothing by pressing it.
  */
 function headers(frameAncestors: string, extraCsp = ''): Record<string, string> {
   return {
@@ -87,6 +88,20 @@ export function coursePage(view: Extract<CoursePage, { kind: 'page' }>, frameAnc
     `<p id="progress">Progress: ${progress.overallProgressPercent}%</p><div class="bar"><span style="width:${progress.overallProgressPercent}%"></span></div>` +
     `<ul id="modules">${modules || '<li>No module yet.</li>'}</ul>`
   return html(200, course.title, body, frameAncestors)
+}
+
+/** A learner not yet enrolled: the course and one button; the form's token ties it to this page. */
+export function enrolPage(course: Course, token: string, frameAncestors: string): HttpResult {
+  const body =
+    `<p><a href="/catalog">All courses</a></p><h1 id="course-title">${esc(course.title)}</h1>` +
+    (course.description ? `<p>${esc(course.description)}</p>` : '') +
+    `<form id="enrol" method="post" action="/learn/${encodeURIComponent(course.id)}">` +
+    `<input type="hidden" name="token" value="${esc(token)}"><button type="submit" id="enrol-button">Enrol</button></form>`
+  return {
+    statusCode: 200,
+    headers: headers(frameAncestors, "; form-action 'self'"),
+    body: page(course.title, body),
+  }
 }
 
 /** The auto-submitting form that carries the signed deep-linking response back to the platform. */

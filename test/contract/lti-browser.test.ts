@@ -34,6 +34,7 @@ const start = (target: string, loginHint: string) =>
 
 it('launches a learner from the platform into the course page, and a teacher picks courses by deep linking', async () => {
   const c = await course(t, { modules: [{ title: 'First steps', module_type: 'document' }] })
+  const picked = await course(t, { modules: [{ title: 'Picked later', module_type: 'video' }] })
   const registration = await register(t.tenant, {
     issuer: platform.issuer,
     clientId: platform.clientId,
@@ -64,6 +65,13 @@ it('launches a learner from the platform into the course page, and a teacher pic
   // ...but the browser sends it: the catalog opens in the same session.
   await learner.evaluate<void>(`location.href = ${JSON.stringify(`${origin}/catalog`)}`)
   expect((await learner.waitFor('#catalog')).text).toContain(c.title)
+  // A course picked from the catalog asks before enrolling; the button's post enrols and shows it.
+  await learner.evaluate<void>(`document.querySelector('#catalog a[href="/learn/${picked.id}"]').click()`)
+  await learner.waitFor('#enrol-button')
+  await learner.evaluate<void>(`document.querySelector('#enrol-button').click()`)
+  const enrolled = await learner.waitFor('#modules')
+  expect(enrolled.url).toBe(`${origin}/learn/${picked.id}`)
+  expect(enrolled.text).toContain('Picked later')
 
   platform.toolJwks = { url: `${origin}/api/v1/lti/.well-known/jwks.json`, host: `${t.slug}.localhost` }
   platform.nextClaims = {
@@ -77,6 +85,6 @@ it('launches a learner from the platform into the course page, and a teacher pic
   await teacher.waitFor('#returned')
   expect(platform.returns).toHaveLength(1)
   const items = platform.returns[0]?.payload[LTI.contentItems] as { custom: { course_id: string } }[]
-  expect(items.map((i) => i.custom.course_id)).toEqual([c.id])
+  expect(items.map((i) => i.custom.course_id).sort()).toEqual([c.id, picked.id].sort())
   expect(platform.returns[0]?.payload[LTI.data]).toBe('browser-data')
 })

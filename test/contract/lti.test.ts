@@ -270,6 +270,48 @@ describe('launch', () => {
     expect(noSession.text).not.toContain(c.title)
   })
 
+  it('never enrols on a GET: a course picked from the catalog is enrolled by its own form post', async () => {
+    const picked = await course(t, { modules: [{ title: 'Picked module', module_type: 'video' }] })
+    const other = await course(t)
+    const { reply } = await launch()
+    const session = cookiesOf(reply)
+    const enrolled = async () => (await t.api.get(`/api/v1/courses/${picked.id}/enrollments`)).body.data
+
+    // Any site can make the learner's browser fetch this page (the cookie is SameSite=None).
+    const page = await call('GET', `/learn/${picked.id}`, { host, headers: { cookie: session } })
+    expect(page.status).toBe(200)
+    expect(page.text).toContain(picked.title)
+    expect(page.text).toContain('id="enrol"')
+    expect(page.text).not.toContain('Picked module')
+    expect(String(page.headers['content-security-policy'])).toContain("form-action 'self'")
+    expect(await enrolled()).toHaveLength(0)
+    const token = /name="token" value="([^"]+)"/.exec(page.text)?.[1] ?? ''
+    expect(token).not.toBe('')
+
+    // A forged post has no token, or one for another course, or no session: nothing is written.
+    for (const [fields, cookie, status] of [
+      [{}, session, 403],
+      [{ token: 'forged' }, session, 403],
+      [{ token }, undefined, 401],
+    ] as const) {
+      const refused = await postForm(host, `/learn/${other.id}`, fields, cookie)
+      expect(refused.status).toBe(status)
+    }
+    expect((await postForm(host, `/learn/${other.id}`, { token }, session)).status).toBe(403)
+    expect((await t.api.get(`/api/v1/courses/${other.id}/enrollments`)).body.data).toHaveLength(0)
+
+    const posted = await postForm(host, `/learn/${picked.id}`, { token }, session)
+    expect(posted.status).toBe(303)
+    expect(String(posted.headers.location)).toBe(`http://${host}/learn/${picked.id}`)
+    expect(await enrolled()).toHaveLength(1)
+    const again = await postForm(host, `/learn/${picked.id}`, { token }, session)
+    expect(again.status).toBe(303)
+    expect(await enrolled()).toHaveLength(1)
+    const course_ = await call('GET', `/learn/${picked.id}`, { host, headers: { cookie: session } })
+    expect(course_.text).toContain('Picked module')
+    expect(course_.text).toContain('Progress: 0%')
+  })
+
   it('shows only the error code on the login page', async () => {
     const page = await call('GET', '/login?error=AccountInactive', { host })
     expect(page.text).toContain('AccountInactive')

@@ -642,6 +642,7 @@ describe('Construct: LmsStack', () => {
       'POST /api/v1/lti/deep-link',
       'GET /api/v1/lti/.well-known/jwks.json',
       'GET /learn/{id}',
+      'POST /learn/{id}',
       'GET /catalog',
       'GET /login',
     ])
