@@ -3,11 +3,21 @@
  * (20 roles of 20 required skills, one role and five held levels a person), in DynamoDB Local: a
  * page of 50 people by 40 skills, and a status-filtered matrix over the whole population. Prints
  * the DynamoDB calls by operation, the capacity DynamoDB Local reports, and the handler time.
+ *
+ * `npx tsx bench/skills.ts [people] [--data DIR]`: a smaller population to try things out; with
+ * `--data` the seeded table is kept in DIR and reused by the next run with the same DIR (seeding
+ * 10,000 people takes minutes).
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { startStores } from '../local/stores.ts'
 import { freePort } from '../local/free-port.ts'
 
-const PEOPLE = 10_000
+const args = process.argv.slice(2)
+const dataFlag = args.indexOf('--data')
+const DATA_DIR = dataFlag >= 0 ? args[dataFlag + 1] : undefined
+const positional = args.filter((_, i) => dataFlag < 0 || (i !== dataFlag && i !== dataFlag + 1))
+const PEOPLE = Number(positional[0] ?? 10_000)
 const SKILLS = 200
 const ROLES = 20
 const REGION = 'us-east-1'
@@ -16,7 +26,7 @@ const RUNS = 5
 
 async function main(): Promise<void> {
   const stores = await startStores({
-    dataDir: ':memory:',
+    dataDir: DATA_DIR ?? ':memory:',
     dynamoPort: await freePort(),
     emulatorPort: await freePort(),
     tableName: TABLE,
@@ -44,67 +54,85 @@ async function main(): Promise<void> {
     const { invoke, expectOk } = await import('./invoke.ts')
     const { costOf } = await import('./call-summary.ts')
 
-    process.stderr.write('bench/skills: seeding...\n')
-    const tenant = await createTenant({
-      slug: `skills-${Date.now().toString(36)}`,
-      plan: 'growth',
-      name: 'Skills',
-    })
-    await updateTenant(tenant.slug, { skillsPlanning: true })
-    const key = (await createApiKey(tenant, ['read'])).key
-    const people = makeUsers(PEOPLE).map((u) => ({ ...u, isActive: true }))
-    await seedUsers(tenant, people, 16)
-    const domains = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => createDomain(tenant, { name: `Domain ${i}`, nameFr: null })),
-    )
-    const skills: Awaited<ReturnType<typeof createSkill>>[] = []
-    for (let i = 0; i < SKILLS; i++) {
-      skills.push(
-        await createSkill(tenant, {
-          domainId: domains[i % domains.length]?.id ?? '',
-          name: `Skill ${String(i).padStart(3, '0')}`,
-          nameFr: null,
-          isActive: true,
-          isCritical: i % 10 === 0,
-        }),
+    const t0 = performance.now()
+    const phase = (what: string) =>
+      process.stderr.write(`bench/skills: ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`)
+    const seed = async (): Promise<{ slug: string; key: string }> => {
+      phase(`seeding ${PEOPLE} people`)
+      const tenant = await createTenant({
+        slug: `skills-${Date.now().toString(36)}`,
+        plan: 'growth',
+        name: 'Skills',
+      })
+      await updateTenant(tenant.slug, { skillsPlanning: true })
+      const key = (await createApiKey(tenant, ['read'])).key
+      const people = makeUsers(PEOPLE).map((u) => ({ ...u, isActive: true }))
+      await seedUsers(tenant, people, 16)
+      phase('users seeded')
+      const domains = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => createDomain(tenant, { name: `Domain ${i}`, nameFr: null })),
       )
-    }
-    const roles: Awaited<ReturnType<typeof createJobRole>>[] = []
-    for (let r = 0; r < ROLES; r++) {
-      const required = Array.from({ length: 20 }, (_, j) => ({
-        skill_id: skills[(r * 7 + j) % SKILLS]?.id ?? '',
-        required_level: skillLevels[(r + j) % 4] ?? 'awareness',
-      }))
-      roles.push(await createJobRole(tenant, { name: `Role ${r}`, required_skills: required }))
-    }
-    const at = new Date().toISOString()
-    await seedHoldings(
-      tenant,
-      people.map((u, i) => ({
-        userId: u.id,
-        jobRoleId: roles[i % ROLES]?.id ?? '',
-        sources: ['import' as const],
-        version: 1,
-      })),
-    )
-    await seedHeldSkills(
-      tenant,
-      people.flatMap((u, i) =>
-        Array.from({ length: 5 }, (_, j) => ({
+      const skills: Awaited<ReturnType<typeof createSkill>>[] = []
+      for (let i = 0; i < SKILLS; i++) {
+        skills.push(
+          await createSkill(tenant, {
+            domainId: domains[i % domains.length]?.id ?? '',
+            name: `Skill ${String(i).padStart(3, '0')}`,
+            nameFr: null,
+            isActive: true,
+            isCritical: i % 10 === 0,
+          }),
+        )
+      }
+      const roles: Awaited<ReturnType<typeof createJobRole>>[] = []
+      for (let r = 0; r < ROLES; r++) {
+        const required = Array.from({ length: 20 }, (_, j) => ({
+          skill_id: skills[(r * 7 + j) % SKILLS]?.id ?? '',
+          required_level: skillLevels[(r + j) % 4] ?? 'awareness',
+        }))
+        roles.push(await createJobRole(tenant, { name: `Role ${r}`, required_skills: required }))
+      }
+      phase('skills and roles created')
+      const at = new Date().toISOString()
+      await seedHoldings(
+        tenant,
+        people.map((u, i) => ({
           userId: u.id,
-          skillId: skills[((i % ROLES) * 7 + j * 3) % SKILLS]?.id ?? '',
-          level: skillLevels[(i + j) % 4] ?? 'awareness',
-          source: 'assessment' as const,
-          earnedAt: at,
-          validUntil: null,
-          pendingClaimLevel: null,
-          updatedAt: at,
+          jobRoleId: roles[i % ROLES]?.id ?? '',
+          sources: ['import' as const],
+          version: 1,
         })),
-      ),
-    )
-
+      )
+      await seedHeldSkills(
+        tenant,
+        people.flatMap((u, i) =>
+          Array.from({ length: 5 }, (_, j) => ({
+            userId: u.id,
+            skillId: skills[((i % ROLES) * 7 + j * 3) % SKILLS]?.id ?? '',
+            level: skillLevels[(i + j) % 4] ?? 'awareness',
+            source: 'assessment' as const,
+            earnedAt: at,
+            validUntil: null,
+            pendingClaimLevel: null,
+            updatedAt: at,
+          })),
+        ),
+      )
+      phase('holdings and held skills seeded')
+      return { slug: tenant.slug, key }
+    }
+    const kept = DATA_DIR ? join(DATA_DIR, 'skills-bench.json') : undefined
+    const fixture =
+      kept && existsSync(kept)
+        ? (JSON.parse(readFileSync(kept, 'utf8')) as { slug: string; key: string; people: number })
+        : undefined
+    if (fixture && fixture.people !== PEOPLE) {
+      throw new Error(`${kept ?? ''} holds ${fixture.people} people, not ${PEOPLE}: use another --data`)
+    }
+    const { slug, key } = fixture ?? (await seed())
+    if (kept && !fixture) writeFileSync(kept, JSON.stringify({ slug, key, people: PEOPLE }))
     const { config } = await import('../shared/config.ts')
-    const host = `${tenant.slug}.${config.serviceHost}`
+    const host = `${slug}.${config.serviceHost}`
     const scenarios = [
       { name: 'matrix page, 50 people × 40 skills', url: '/api/v1/skills/matrix?per_page=50' },
       {
@@ -119,6 +147,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < RUNS; i++) {
         const req = { method: 'GET', url: s.url, host, apiKey: key }
         const inv = await invoke(handler, req)
+        phase(`${s.name}: ${inv.result.statusCode} in ${Math.round(inv.ms)} ms`)
         expectOk(req, inv.result)
         times.push(inv.ms)
         last = inv

@@ -15,6 +15,7 @@ import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
+import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
 import { commit, type Step } from './transaction.ts'
 
 /**
@@ -90,7 +91,7 @@ export async function getJobRoles(tenant: TenantContext, ids: readonly string[])
 
 export function listJobRolesParams(tenant: TenantContext) {
   return queryExpression({
-    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.jobRolePrefix)),
+    key: keyPrefix(tenant, keys.jobRolePrefix),
   })
 }
 
@@ -198,10 +199,7 @@ export async function saveJobRole(
 export function holdingsOfUserParams(tenant: TenantContext, userId: string) {
   return {
     ...queryExpression({
-      key: cond.and(
-        cond.eq('pk', keys.tenantPartition(tenant)),
-        cond.beginsWith('sk', keys.roleHoldingsOfUserPrefix(userId)),
-      ),
+      key: keyPrefix(tenant, keys.roleHoldingsOfUserPrefix(userId)),
     }),
     ConsistentRead: true,
   }
@@ -213,10 +211,7 @@ export async function holdingsOfUser(tenant: TenantContext, userId: string): Pro
 
 /** Every holding of the tenant: who holds what, for the matrix. */
 export async function allHoldings(tenant: TenantContext): Promise<RoleHolding[]> {
-  const p = queryExpression({
-    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.roleHoldingPrefix)),
-  })
-  return (await queryAll(p)).map(toHolding)
+  return (await queryPrefixInSegments(tenant, keys.roleHoldingPrefix)).map(toHolding)
 }
 
 export function holdersOfRoleParams(tenant: TenantContext, roleId: string) {
