@@ -12,6 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { startStores } from '../local/stores.ts'
 import { freePort } from '../local/free-port.ts'
+import { figuresOf, recordSection } from './results-file.ts'
 
 const args = process.argv.slice(2)
 const dataFlag = args.indexOf('--data')
@@ -23,6 +24,8 @@ const ROLES = 20
 const REGION = 'us-east-1'
 const TABLE = 'lms'
 const RUNS = 5
+/** Room for a request DynamoDB Local serves slowly (the Lambda itself has 10 s on DynamoDB). */
+const LONG_DEADLINE_MS = 600_000
 
 async function main(): Promise<void> {
   const stores = await startStores({
@@ -134,20 +137,29 @@ async function main(): Promise<void> {
     const { config } = await import('../shared/config.ts')
     const host = `${slug}.${config.serviceHost}`
     const scenarios = [
-      { name: 'matrix page, 50 people × 40 skills', url: '/api/v1/skills/matrix?per_page=50' },
       {
-        name: 'matrix with status=below_2,below_1 over 10,000 people',
+        name: 'page',
+        label: 'matrix page, 50 people × 40 skills',
+        url: '/api/v1/skills/matrix?per_page=50',
+        runs: RUNS,
+      },
+      {
+        name: 'status',
+        label: `matrix with status=below_2,below_1 over ${PEOPLE} people`,
         url: '/api/v1/skills/matrix?per_page=50&status=below_2,below_1',
+        runs: 3,
       },
     ]
     const out = []
     for (const s of scenarios) {
       const times: number[] = []
       let last
-      for (let i = 0; i < RUNS; i++) {
+      for (let i = 0; i < s.runs; i++) {
         const req = { method: 'GET', url: s.url, host, apiKey: key }
-        const inv = await invoke(handler, req)
-        phase(`${s.name}: ${inv.result.statusCode} in ${Math.round(inv.ms)} ms`)
+        // DynamoDB Local on a shared machine is far slower than DynamoDB: the request is given
+        // room to finish, and whether it fit in the local 29 s is reported beside its time.
+        const inv = await invoke(handler, req, LONG_DEADLINE_MS)
+        phase(`${s.label}: ${inv.result.statusCode} in ${Math.round(inv.ms)} ms`)
         expectOk(req, inv.result)
         times.push(inv.ms)
         last = inv
@@ -160,20 +172,23 @@ async function main(): Promise<void> {
         ...costOf(calls.filter((c) => c.op === op)),
       }))
       const meta = (JSON.parse(last.result.body ?? '{}') as { meta: Record<string, unknown> }).meta
+      const median = Math.round([...times].sort((a, b) => a - b)[Math.floor(s.runs / 2)] ?? 0)
       out.push({
-        scenario: s.name,
-        rows: meta.total,
+        name: s.name,
+        rows: meta.total as number,
         columns: (meta.columns as unknown[]).length,
+        populationTruncated: meta.population_truncated as boolean,
         calls: totals.calls,
         rcu: totals.rcu,
         wcu: totals.wcu,
         byOp,
-        handlerMsMedian: Math.round([...times].sort((a, b) => a - b)[Math.floor(RUNS / 2)] ?? 0),
+        handlerMsMedian: median,
+        withinLocal29s: median < 29_000,
       })
     }
-    process.stdout.write(
-      `${JSON.stringify({ people: PEOPLE, skills: SKILLS, roles: ROLES, runs: RUNS, out }, null, 2)}\n`,
-    )
+    const results = { people: PEOPLE, skills: SKILLS, roles: ROLES, out }
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`)
+    if (PEOPLE === 10_000) process.stdout.write(`${await recordSection('skills', figuresOf(results))}\n`)
   } finally {
     await stores.stop()
   }

@@ -21,7 +21,7 @@ import { commit, type Step } from './transaction.ts'
 /**
  * `name_taken` (another role has the name, ignoring case), `stale` (the role or the holding
  * changed since read), `role_inactive` (a role deactivated or missing while being assigned),
- * `user_missing` (the person is not a user of the tenant), `exists`.
+ * `user_missing` (the person is not a user of the tenant, or was erased), `exists`.
  */
 export type JobRoleRefusal = 'name_taken' | 'stale' | 'role_inactive' | 'user_missing' | 'exists'
 
@@ -286,7 +286,11 @@ export function holdingChangeSteps(tenant: TenantContext, c: HoldingChange): Ste
     ? [
         {
           item: {
-            ConditionCheck: { Key: keys.user(tenant, c.userId), ...conditionExpression(cond.exists()) },
+            // An erased person holds nothing (their roles were released at erasure).
+            ConditionCheck: {
+              Key: keys.user(tenant, c.userId),
+              ...conditionExpression(cond.and(cond.exists(), cond.notExists('erased_at'))),
+            },
           },
           refusal: 'user_missing',
         },
