@@ -6,6 +6,7 @@
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { writeAudit } from '../store/audit-store.ts'
 import { deleteStatementsOf } from '../store/xapi-store.ts'
+import { releaseRolesOfErased } from './job-roles-service.ts'
 import { eraseUserIdentity } from './users-service.ts'
 
 export interface Erasure {
@@ -23,6 +24,7 @@ export async function eraseLearner(
 ): Promise<Erasure> {
   const user = await eraseUserIdentity(tenant, userId, at)
   const statementsDeleted = await deleteStatementsOf(tenant, userId)
+  await releaseRolesOfErased(tenant, userId)
   await writeAudit(tenant, {
     action: 'user.erased',
     actor,

@@ -3,7 +3,7 @@
  * user page's manual assignment, the profile field, the CSV import).
  */
 import { randomUUID } from 'node:crypto'
-import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.ts'
+import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
 import { requireCapability } from '../domain/plans/entitlements.ts'
 import { newEvent } from '../domain/events.ts'
 import {
@@ -192,8 +192,12 @@ export async function rolesOfUser(tenant: TenantContext, userId: string): Promis
     .map(({ jobRoleId, name, isActive, sources }) => ({ jobRoleId, name, isActive, sources }))
 }
 
+/** The person, who must not have been erased: an erased person holds no role (0019). */
 async function requireUser(tenant: TenantContext, userId: string): Promise<void> {
-  if (!(await getStoredUser(tenant, userId))) throw new NotFoundError('user')
+  const user = await getStoredUser(tenant, userId)
+  if (!user) throw new NotFoundError('user')
+  if (user.erasedAt !== undefined)
+    throw new RuleViolationError('user.erased', 'The user was erased; the account cannot change')
 }
 
 /**
@@ -312,4 +316,26 @@ export async function replaceImportedRoles(
   for (const id of added) await changeSource(tenant, userId, { id }, 'import', 'add', 'import', at)
   for (const id of removed) await changeSource(tenant, userId, { id }, 'import', 'remove', null, at)
   return { userId, added, removed, jobRoles: await rolesOfUser(tenant, userId) }
+}
+
+/**
+ * Erasure: the person no longer holds any role, so no role counts them (`holder_count` counts live
+ * people). Each holding goes with its count in its own transaction, conditioned on it as read;
+ * nothing is announced. Idempotent; a role assigned after the erasure is refused by the holding's
+ * own condition on the user. @returns how many roles were released
+ */
+export async function releaseRolesOfErased(tenant: TenantContext, userId: string): Promise<number> {
+  let released = 0
+  for (const { jobRoleId } of await holdingsOfUser(tenant, userId)) {
+    await retryOnConflict(
+      async () => {
+        const before = (await holdingsOfUser(tenant, userId)).find((h) => h.jobRoleId === jobRoleId)
+        if (!before) return
+        await changeHolding(tenant, { userId, jobRoleId, before, after: undefined, effects: { events: [] } })
+        released++
+      },
+      { tries: 6 },
+    )
+  }
+  return released
 }

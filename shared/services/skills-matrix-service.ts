@@ -11,6 +11,8 @@ import {
   cellsOf,
   matchingColumns,
   MAX_MATRIX_COLUMNS,
+  byLastName,
+  populationPlan,
   statusScanWindow,
   type MatrixCell,
   type MatrixQuery,
@@ -21,7 +23,10 @@ import type { User } from '../domain/users/user.ts'
 import { writeAudit } from '../store/audit-store.ts'
 import { allHoldings, holdersOfRole, holdingsOfUser, listJobRoles } from '../store/job-roles-store.ts'
 import { allHeldSkills, heldSkillsOfUser, listDomains, listSkills } from '../store/skills-store.ts'
-import { listAllUsers } from '../store/users-store.ts'
+import { listUsers } from '../store/users-list.ts'
+import { allUsersInSegments } from '../store/skills-scan.ts'
+import { batchGetUsers } from '../store/users-store.ts'
+import { memberUserIds } from './groups-service.ts'
 
 const nowIso = () => new Date().toISOString()
 
@@ -59,27 +64,60 @@ export function requireSkillsPlanning(tenant: Pick<Tenant, 'plan' | 'skillsPlann
   }
 }
 
-const byName = (a: User, b: User) =>
-  a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName) || (a.id < b.id ? -1 : 1)
+const isLive = (u: User) => u.isActive && u.erasedAt === undefined
 
-/** Active people matching the group, role and name filters, ordered by last then first name. */
-async function population(tenant: TenantContext, q: MatrixQuery): Promise<User[]> {
-  let people = (await listAllUsers(tenant)).filter((u) => u.isActive && u.erasedAt === undefined)
-  if (q.group_id) {
-    const groups = new Set(q.group_id)
-    people = people.filter((u) => u.groupIds.some((g) => groups.has(g)))
+const union = (sets: readonly (ReadonlySet<string> | readonly string[] | undefined)[]) =>
+  new Set(sets.flatMap((s) => (s ? [...s] : [])))
+
+/**
+ * Every active person the group, role and name filters keep, ordered by last name. With a group or
+ * role filter only the members and holders are read (by id); otherwise every user of the tenant.
+ */
+async function everyoneMatching(tenant: TenantContext, q: MatrixQuery): Promise<User[]> {
+  let people: User[]
+  if (q.group_id || q.job_role_id) {
+    const members = q.group_id
+      ? union(await Promise.all(q.group_id.map((g) => memberUserIds(tenant, g))))
+      : undefined
+    const holders = q.job_role_id
+      ? union(await Promise.all(q.job_role_id.map((r) => holdersOfRole(tenant, r))))
+      : undefined
+    const ids = [...(members ?? holders ?? [])].filter((id) => !holders || holders.has(id))
+    people = await batchGetUsers(tenant, ids)
+  } else {
+    people = await allUsersInSegments(tenant)
   }
-  if (q.job_role_id) {
-    const holders = new Set((await Promise.all(q.job_role_id.map((r) => holdersOfRole(tenant, r)))).flat())
-    people = people.filter((u) => holders.has(u.id))
-  }
+  people = people.filter(isLive)
   if (q.search) {
     const needle = q.search.toLowerCase()
     people = people.filter(
       (u) => u.firstName.toLowerCase().includes(needle) || u.lastName.toLowerCase().includes(needle),
     )
   }
-  return people.sort(byName)
+  return people.sort(byLastName)
+}
+
+/**
+ * The page's people and the population's size. Without a filter on people the page comes from the
+ * users-by-last-name index (offset + limit entries) and the size from the active-user counter.
+ */
+async function populationPage(
+  tenant: TenantContext,
+  q: MatrixQuery,
+  page: { readonly offset: number; readonly limit: number },
+): Promise<{ people: User[]; total: number }> {
+  if (populationPlan(q) === 'page') {
+    const { items, total } = await listUsers(tenant, {
+      isActive: true,
+      sortBy: 'last_name',
+      order: 'asc',
+      offset: page.offset,
+      limit: page.limit,
+    })
+    return { people: items.filter(isLive), total }
+  }
+  const everyone = await everyoneMatching(tenant, q)
+  return { people: everyone.slice(page.offset, page.offset + page.limit), total: everyone.length }
 }
 
 interface PersonData {
@@ -106,11 +144,10 @@ export async function teamMatrix(
   now = nowIso(),
 ): Promise<MatrixResult> {
   requireSkillsPlanning(tenant)
-  const [skills, domains, roles, people] = await Promise.all([
+  const [skills, domains, roles] = await Promise.all([
     listSkills(tenant),
     listDomains(tenant),
     listJobRoles(tenant),
-    population(tenant, q),
   ])
   const nameOf = (s: Skill) => localName(s, q.locale)
   const domainById = new Map(domains.map((d) => [d.id, d]))
@@ -137,10 +174,15 @@ export async function teamMatrix(
   let populationTruncated = false
   if (q.status) {
     // The status of a row is only known once its cells are: read every holding and held skill of
-    // the tenant in two Queries and keep the rows with a wanted status, over the first 10,000.
+    // the tenant (16 Queries side by side each) and keep the rows with a wanted status, over the
+    // first 10,000 people.
+    const [people, holdings, held] = await Promise.all([
+      everyoneMatching(tenant, q),
+      allHoldings(tenant),
+      allHeldSkills(tenant),
+    ])
     const { scanned, truncated } = statusScanWindow(people)
     populationTruncated = truncated
-    const [holdings, held] = await Promise.all([allHoldings(tenant), allHeldSkills(tenant)])
     const holdingsBy = groupBy(holdings, (h) => h.userId)
     const heldBy = groupBy(held, (h) => h.userId)
     const wanted = new Set(q.status)
@@ -150,13 +192,15 @@ export async function teamMatrix(
     total = kept.length
     rows = kept.slice(page.offset, page.offset + page.limit)
   } else {
-    total = people.length
-    rows = await mapLimit(people.slice(page.offset, page.offset + page.limit), 10, async (u) =>
-      rowOf(u, {
-        holdings: await holdingsOfUser(tenant, u.id),
-        held: await heldSkillsOfUser(tenant, u.id),
-      }),
-    )
+    const found = await populationPage(tenant, q, page)
+    total = found.total
+    rows = await mapLimit(found.people, 25, async (u) => {
+      const [holdings, held] = await Promise.all([
+        holdingsOfUser(tenant, u.id),
+        heldSkillsOfUser(tenant, u.id),
+      ])
+      return rowOf(u, { holdings, held })
+    })
   }
 
   const columnIds = new Set(columns.map((c) => c.id))

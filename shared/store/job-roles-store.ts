@@ -15,12 +15,13 @@ import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
+import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
 import { commit, type Step } from './transaction.ts'
 
 /**
  * `name_taken` (another role has the name, ignoring case), `stale` (the role or the holding
  * changed since read), `role_inactive` (a role deactivated or missing while being assigned),
- * `user_missing` (the person is not a user of the tenant), `exists`.
+ * `user_missing` (the person is not a user of the tenant, or was erased), `exists`.
  */
 export type JobRoleRefusal = 'name_taken' | 'stale' | 'role_inactive' | 'user_missing' | 'exists'
 
@@ -90,7 +91,7 @@ export async function getJobRoles(tenant: TenantContext, ids: readonly string[])
 
 export function listJobRolesParams(tenant: TenantContext) {
   return queryExpression({
-    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.jobRolePrefix)),
+    key: keyPrefix(tenant, keys.jobRolePrefix),
   })
 }
 
@@ -198,10 +199,7 @@ export async function saveJobRole(
 export function holdingsOfUserParams(tenant: TenantContext, userId: string) {
   return {
     ...queryExpression({
-      key: cond.and(
-        cond.eq('pk', keys.tenantPartition(tenant)),
-        cond.beginsWith('sk', keys.roleHoldingsOfUserPrefix(userId)),
-      ),
+      key: keyPrefix(tenant, keys.roleHoldingsOfUserPrefix(userId)),
     }),
     ConsistentRead: true,
   }
@@ -213,10 +211,7 @@ export async function holdingsOfUser(tenant: TenantContext, userId: string): Pro
 
 /** Every holding of the tenant: who holds what, for the matrix. */
 export async function allHoldings(tenant: TenantContext): Promise<RoleHolding[]> {
-  const p = queryExpression({
-    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', keys.roleHoldingPrefix)),
-  })
-  return (await queryAll(p)).map(toHolding)
+  return (await queryPrefixInSegments(tenant, keys.roleHoldingPrefix)).map(toHolding)
 }
 
 export function holdersOfRoleParams(tenant: TenantContext, roleId: string) {
@@ -291,7 +286,11 @@ export function holdingChangeSteps(tenant: TenantContext, c: HoldingChange): Ste
     ? [
         {
           item: {
-            ConditionCheck: { Key: keys.user(tenant, c.userId), ...conditionExpression(cond.exists()) },
+            // An erased person holds nothing (their roles were released at erasure).
+            ConditionCheck: {
+              Key: keys.user(tenant, c.userId),
+              ...conditionExpression(cond.and(cond.exists(), cond.notExists('erased_at'))),
+            },
           },
           refusal: 'user_missing',
         },

@@ -17,6 +17,7 @@ import { batchPut, getItem, putItem, queryAll, updateItem, type Item } from './d
 import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
 import { heldSkillStep } from './held-skill-items.ts'
+import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
 import { keys } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { commit, writeOrRefuse, type Step } from './transaction.ts'
@@ -83,7 +84,7 @@ const toHeld = (item: Item): HeldSkill => {
 
 const prefixQuery = (tenant: TenantContext, prefix: string) =>
   queryExpression({
-    key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.beginsWith('sk', prefix)),
+    key: keyPrefix(tenant, prefix),
   })
 
 export function insertDomainParams(tenant: TenantContext, d: SkillDomain) {
@@ -172,7 +173,7 @@ export async function heldSkillsOfUser(tenant: TenantContext, userId: string): P
 
 /** Every held skill of the tenant, in person order: what the status-filtered matrix scans. */
 export async function allHeldSkills(tenant: TenantContext): Promise<HeldSkill[]> {
-  return (await queryAll(prefixQuery(tenant, keys.heldSkillPrefix))).map(toHeld)
+  return (await queryPrefixInSegments(tenant, keys.heldSkillPrefix)).map(toHeld)
 }
 
 export async function getHeldSkill(

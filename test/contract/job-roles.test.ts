@@ -216,6 +216,45 @@ describe('Holder count', () => {
   })
 })
 
+describe('Holder count and erasure', () => {
+  it('stops counting an erased person, whatever their sources, and refuses them a role afterwards', async () => {
+    const t = await newTenant()
+    const role = await makeRole(t)
+    const other = await makeRole(t)
+    const [erased, kept] = await Promise.all([makeUser(t), makeUser(t)])
+    await assignRole(t.tenant, erased, role.id as string, 'manual')
+    await assignRole(t.tenant, erased, role.id as string, 'profile')
+    await assignRole(t.tenant, erased, other.id as string, 'import')
+    await assignRole(t.tenant, kept, role.id as string, 'import')
+    const count = async (id: unknown) =>
+      (await t.api.get(`/api/v1/job-roles/${id as string}`)).body.data.holder_count as number
+    expect([await count(role.id), await count(other.id)]).toEqual([2, 1])
+
+    const out = await lms('user', 'erase', '--tenant', t.slug, '--id', erased)
+    expect(out.code).toBe(0)
+
+    expect([await count(role.id), await count(other.id)]).toEqual([1, 0])
+    // Erasing again changes nothing.
+    expect((await lms('user', 'erase', '--tenant', t.slug, '--id', erased)).code).toBe(0)
+    expect([await count(role.id), await count(other.id)]).toEqual([1, 0])
+    expectError(await put(t, `/api/v1/users/${erased}/job-roles`, { job_role_ids: [role.id] }), 422)
+    const assign = await lms(
+      'job-role',
+      'assign',
+      '--tenant',
+      t.slug,
+      '--user',
+      erased,
+      '--role',
+      role.id as string,
+      '--source',
+      'manual',
+    )
+    expect(assign.code).not.toBe(0)
+    expect(await count(role.id)).toBe(1)
+  })
+})
+
 describe('Route: PUT /api/v1/users/{id}/job-roles', () => {
   it('replaces only imported roles, reports added and removed, and lists every role with its sources', async () => {
     const t = await newTenant()

@@ -117,6 +117,23 @@ describe('Route: GET /api/v1/skills/matrix', () => {
     expect(fr.body.meta.columns[0]).toMatchObject({ name: 'Ancrage', domain: { name: 'Opé' } })
   })
 
+  it('lists active people only, by last name ignoring case, with the total of active people, page by page', async () => {
+    const t = await planningTenant()
+    const zed = await makeUser(t, 'Zoe', 'zed')
+    await makeUser(t, 'Al', 'Young')
+    const gone = await makeUser(t, 'Gus', 'Xavier')
+    await makeUser(t, 'Ed', 'Ward')
+    expect((await t.api.delete(`/api/v1/users/${gone}`)).status).toBe(204)
+
+    const first = await t.api.get('/api/v1/skills/matrix?per_page=2')
+    expect(names(first)).toEqual(['Ward', 'Young'])
+    expect(first.body.meta).toMatchObject({ page: 1, per_page: 2, total: 3 })
+    const second = await t.api.get('/api/v1/skills/matrix?per_page=2&page=2')
+    expect(names(second)).toEqual(['zed'])
+    expect(second.body.data[0].id).toBe(zed)
+    expect(second.body.meta.total).toBe(3)
+  })
+
   it('filters people by group, role and name, accepting comma lists and repeated parameters', async () => {
     const t = await planningTenant()
     const ids = {

@@ -76,6 +76,36 @@ export function matchingColumns(
   return chosen.sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || (a.id < b.id ? -1 : 1))
 }
 
+/**
+ * Where the matrix's people come from. `page`: no filter on people, so the page is read from the
+ * users-by-last-name index and `total` from the active-user counter (50 people read, not the
+ * tenant). `listed`: a group or role filter names the candidates (members, holders), read by id.
+ * `everyone`: a name search or a status filter must look at every active person.
+ */
+export type PopulationPlan = 'page' | 'listed' | 'everyone'
+
+export function populationPlan(
+  q: Pick<MatrixQuery, 'group_id' | 'job_role_id' | 'search' | 'status'>,
+): PopulationPlan {
+  if (q.group_id || q.job_role_id) return 'listed'
+  if (q.search !== undefined || q.status) return 'everyone'
+  return 'page'
+}
+
+/**
+ * The rows' order: last name ignoring case, then id, exactly the order of the users-by-last-name
+ * index (`<last name lower-cased>#<id>`), so a page read from the index and a page sorted here
+ * agree.
+ */
+export function byLastName(
+  a: { readonly lastName: string; readonly id: string },
+  b: { readonly lastName: string; readonly id: string },
+): number {
+  const x = `${a.lastName.toLowerCase()}#${a.id}`
+  const y = `${b.lastName.toLowerCase()}#${b.id}`
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
 /** The people a status filter looks at: the first `MATRIX_STATUS_SCAN`, and whether more were left. */
 export function statusScanWindow<T>(people: readonly T[], limit = MATRIX_STATUS_SCAN) {
   return { scanned: people.slice(0, limit), truncated: people.length > limit }

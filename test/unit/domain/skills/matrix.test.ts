@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
-import { MatrixQuery, MATRIX_STATUS_SCAN, statusScanWindow } from '../../../../shared/domain/skills/matrix.ts'
+import {
+  byLastName,
+  MatrixQuery,
+  MATRIX_STATUS_SCAN,
+  populationPlan,
+  statusScanWindow,
+} from '../../../../shared/domain/skills/matrix.ts'
 
 describe('the status filter’s population scan', () => {
   it('looks at the first 10,000 people and says when more were left out', () => {
@@ -20,5 +26,34 @@ describe('the matrix query', () => {
     expect(q.status).toEqual(['meets', 'below_1'])
     expect(q.skill_id).toEqual([id])
     expect(q.locale).toBe('en')
+  })
+})
+
+describe('where the matrix reads its people from', () => {
+  it('reads only the page from the users-by-last-name index when nothing filters people', () => {
+    expect(populationPlan({})).toBe('page')
+  })
+
+  it('reads the members and holders when a group or role filter names them', () => {
+    expect(populationPlan({ group_id: ['g'] })).toBe('listed')
+    expect(populationPlan({ job_role_id: ['r'], status: ['meets'], search: 'x' })).toBe('listed')
+  })
+
+  it('looks at everyone for a name search or a status filter', () => {
+    expect(populationPlan({ search: 'al' })).toBe('everyone')
+    expect(populationPlan({ status: ['below_1'] })).toBe('everyone')
+  })
+
+  it('orders rows as the users-by-last-name index does: last name ignoring case, then id', () => {
+    const people = [
+      { lastName: 'ab', id: '2' },
+      { lastName: 'Ab c', id: '1' },
+      { lastName: 'AB', id: '1' },
+      { lastName: 'Aa', id: '9' },
+    ]
+    const indexKey = (p: { lastName: string; id: string }) => `${p.lastName.toLowerCase()}#${p.id}`
+    const sorted = [...people].sort(byLastName)
+    expect(sorted.map(indexKey)).toEqual(people.map(indexKey).sort())
+    expect(sorted.map((p) => p.lastName)).toEqual(['Aa', 'Ab c', 'AB', 'ab'])
   })
 })
