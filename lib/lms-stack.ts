@@ -20,6 +20,7 @@ import { fallbackGroup, routeGroups, routes, type RouteGroup } from '../shared/r
 import { queueNames, tableSchema } from '../shared/store/table-schema.ts'
 import { addMailWorker } from './mail-worker.ts'
 import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
+import { cdkProjection } from './table-projection.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
 import { ScheduledJobs } from './scheduled-jobs.ts'
 
@@ -202,6 +203,7 @@ export class LmsStack extends Stack {
         indexName: i.name,
         partitionKey: { name: i.pk, type: AttributeType.STRING },
         sortKey: { name: i.sk, type: AttributeType.STRING },
+        ...cdkProjection(i.projection),
       })),
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: true,

@@ -22,6 +22,7 @@ import {
   queueNames,
   tableSchema,
 } from '../shared/store/table-schema.ts'
+import { dynamoProjection } from '../shared/store/index-projections.ts'
 import { spawnDynamoDbLocal } from './dynamodb-local.ts'
 import { startFauxqsOn } from './fauxqs-on-loopback.ts'
 import { checkJava } from './java.ts'
@@ -82,7 +83,7 @@ async function addMissingIndexes(
                 { AttributeName: index.pk, KeyType: 'HASH' },
                 { AttributeName: index.sk, KeyType: 'RANGE' },
               ],
-              Projection: { ProjectionType: 'ALL' },
+              Projection: dynamoProjection(index.projection),
             },
           },
         ],
@@ -103,10 +104,13 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   } catch (err) {
     if (!(err instanceof Error) || err.name !== 'ResourceNotFoundException') throw err
   }
+  // An index may be keyed on the table's own partition key (pos1): each attribute defined once.
   const attrs = [
-    tableSchema.partitionKey,
-    tableSchema.sortKey,
-    ...tableSchema.globalIndexes.flatMap((i) => [i.pk, i.sk]),
+    ...new Set([
+      tableSchema.partitionKey,
+      tableSchema.sortKey,
+      ...tableSchema.globalIndexes.flatMap((i) => [i.pk, i.sk]),
+    ]),
   ]
   await client.send(
     new CreateTableCommand({
@@ -123,7 +127,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: i.pk, KeyType: 'HASH' },
           { AttributeName: i.sk, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: dynamoProjection(i.projection),
       })),
       StreamSpecification: { StreamEnabled: true, StreamViewType: tableSchema.streamView },
     }),

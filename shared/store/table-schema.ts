@@ -2,13 +2,18 @@
  * The table's shape, declared once: the CDK stack and the local stack both build the table from
  * it, so DynamoDB Local and AWS always have the same keys, indexes, TTL and stream.
  */
+import { projectionOf } from './index-projections.ts'
 import { allIndexes, TTL_ATTRIBUTE } from './keys.ts'
 import { reportIndexList } from './report-indexes.ts'
+import { positionIndex } from './user-positions.ts'
 
 export const tableSchema = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  globalIndexes: [...allIndexes, ...reportIndexList],
+  globalIndexes: [...allIndexes, ...reportIndexList, positionIndex].map((i) => ({
+    ...i,
+    projection: projectionOf(i.name),
+  })),
   ttlAttribute: TTL_ATTRIBUTE,
   /** The outbox relay reads new images from the stream. */
   streamView: 'NEW_AND_OLD_IMAGES',

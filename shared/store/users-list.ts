@@ -8,9 +8,10 @@ import type { StoredRole, UserType, User } from '../domain/users/user.ts'
 import { CONTENT_AUTHOR_ROLE } from '../domain/users/user.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
-import { queryCount, queryUpTo } from './db.ts'
-import { cond, queryExpression, type Condition } from './expression.ts'
+import { getItem, queryCount, queryUpTo, type Item } from './db.ts'
+import { cond, projectionExpression, queryExpression, type Condition } from './expression.ts'
 import { keys } from './keys.ts'
+import { SKIP_FROM_OFFSET, skipQueryParams } from './user-positions.ts'
 import { batchGetUsers, getUserCounters, toUser, usersBy, type UserCounters } from './users-store.ts'
 
 export type UserSort = 'created_at' | 'last_name' | 'email'
@@ -105,11 +106,45 @@ export async function listUsers(
   const input = usersQueryParams(tenant, q)
   const counters = await getUserCounters(tenant)
   const known = counterTotal(q, counters)
-  const want = q.offset + q.limit
   const filtered = input.FilterExpression !== undefined
+  const deep = await deepPage(tenant, q, input, filtered, counters.total)
+  if (deep) return { items: deep.map(toUser), total: known ?? counters.total }
+  const want = q.offset + q.limit
   const page = await queryUpTo({ ...input, Limit: readLimit(want, filtered, counters.total, known) }, want)
   const total = known ?? (await queryCount(input))
   return { items: page.slice(q.offset).map(toUser), total }
+}
+
+/**
+ * A deep page of the whole list by created_at (no filter, no date range): the offset is skipped on
+ * the keys-only position index (user-positions.ts), then the page is read from gsi1 after the last
+ * skipped user. Undefined when the page is not such a page, or when the position index holds fewer
+ * entries than the offset while the counters count more users (users written before pos1 and not
+ * yet backfilled, decision 0014): then the caller reads gsi1 whole.
+ */
+async function deepPage(
+  tenant: TenantContext,
+  q: UserListQuery,
+  input: Omit<QueryCommandInput, 'TableName'>,
+  filtered: boolean,
+  total: number,
+): Promise<Item[] | undefined> {
+  if (q.sortBy !== 'created_at' || filtered || q.createdAfter || q.createdBefore) return undefined
+  if (q.offset < SKIP_FROM_OFFSET) return undefined
+  if (q.offset >= total) return []
+  const skipped = await queryUpTo(skipQueryParams(tenant, q.order, q.offset), q.offset)
+  const last = skipped.at(-1)
+  if (skipped.length < q.offset || !last) return undefined
+  const key = { pk: String(last.pk), sk: String(last.sk) }
+  const user = await getItem(key, projectionExpression(['id', 'created_at']))
+  if (!user) return undefined
+  const index = usersBy.created
+  const start = {
+    ...key,
+    [index.pk]: keys.usersIndexPk(tenant),
+    [index.sk]: keys.usersByCreated(String(user.created_at), String(user.id)),
+  }
+  return queryUpTo({ ...input, ExclusiveStartKey: start, Limit: q.limit }, q.limit)
 }
 
 /** group_id: the members themselves, filtered and sorted here. */

@@ -23,6 +23,7 @@ import { indexes, keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { userReportKeys } from './report-indexes.ts'
 import { commit, type Step } from './transaction.ts'
+import { userPositionAttributes } from './user-positions.ts'
 
 /** What the tenant-wide indexes mean for users: the three sort orders of the users list. */
 export const usersBy = { created: indexes.gsi1, lastName: indexes.gsi2, email: indexes.gsi3 } as const
@@ -112,6 +113,7 @@ function userItem(tenant: TenantContext, user: User): Item {
     [usersBy.created.sk]: keys.usersByCreated(user.createdAt, user.id),
     [usersBy.lastName.pk]: indexPk,
     [usersBy.email.pk]: indexPk,
+    ...userPositionAttributes(user),
   }
 }
 

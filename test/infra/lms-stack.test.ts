@@ -118,13 +118,16 @@ describe('Construct: LmsStack', () => {
     expect(stack.bundlingRequired).toBe(false)
   })
 
-  it('creates one global table with the pk/sk keys and the GSIs of the table schema', () => {
+  it('creates one global table with the pk/sk keys and the GSIs (keys and projections) of the table schema', () => {
     // Prepare
     const { template } = synth('withCertificateArn')
+    // Each attribute defined once: pos1 is keyed on the table's own pk.
     const keyNames = [
-      tableSchema.partitionKey,
-      tableSchema.sortKey,
-      ...tableSchema.globalIndexes.flatMap((i) => [i.pk, i.sk]),
+      ...new Set([
+        tableSchema.partitionKey,
+        tableSchema.sortKey,
+        ...tableSchema.globalIndexes.flatMap((i) => [i.pk, i.sk]),
+      ]),
     ]
 
     // Act
@@ -141,6 +144,7 @@ describe('Construct: LmsStack', () => {
             { AttributeName: i.pk, KeyType: 'HASH' },
             { AttributeName: i.sk, KeyType: 'RANGE' },
           ],
+          Projection: { ProjectionType: i.projection.type },
         }),
       ),
     })
@@ -156,7 +160,12 @@ describe('Construct: LmsStack', () => {
       'gsi5',
       'rpt1',
       'rpt2',
+      'pos1',
     ])
+    // The position index skips deep pages over entries that hold nothing but keys.
+    expect(tableSchema.globalIndexes.find((i) => i.name === 'pos1')?.projection).toEqual({
+      type: 'KEYS_ONLY',
+    })
     template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1)
     template.resourceCountIs('AWS::DynamoDB::Table', 0)
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', table)

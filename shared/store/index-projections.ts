@@ -1,0 +1,30 @@
+/**
+ * What each global secondary index holds of an item (decision 0014): chosen per access pattern, in
+ * one place, so the CDK stack and the local stack build the same indexes. DynamoDB rewrites an index
+ * entry only when an attribute it holds changes, and bills that write by the entry's size.
+ */
+export type IndexProjection =
+  | { readonly type: 'ALL' }
+  | { readonly type: 'KEYS_ONLY' }
+  | { readonly type: 'INCLUDE'; readonly attributes: readonly string[] }
+
+const all: IndexProjection = { type: 'ALL' }
+
+export const indexProjections: Readonly<Record<string, IndexProjection>> = {
+  /** Where a deep users page starts: the table's keys and the position, nothing else (user-positions.ts). */
+  pos1: { type: 'KEYS_ONLY' },
+}
+
+export function projectionOf(indexName: string): IndexProjection {
+  return indexProjections[indexName] ?? all
+}
+
+/** The projection as CreateTable / UpdateTable take it. */
+export function dynamoProjection(p: IndexProjection): {
+  ProjectionType: 'ALL' | 'KEYS_ONLY' | 'INCLUDE'
+  NonKeyAttributes?: string[]
+} {
+  return p.type === 'INCLUDE'
+    ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...p.attributes] }
+    : { ProjectionType: p.type }
+}
