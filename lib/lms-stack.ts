@@ -18,6 +18,8 @@ import type { Construct } from 'constructs'
 import { join } from 'node:path'
 import { fallbackGroup, routeGroups, routes, type RouteGroup } from '../shared/routes.ts'
 import { queueNames, tableSchema } from '../shared/store/table-schema.ts'
+import { EXPORT_FILE_DAYS } from '../shared/domain/reports/export-jobs.ts'
+import { addExportWorker } from './export-worker.ts'
 import { addMailWorker } from './mail-worker.ts'
 import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
 import { cdkProjection } from './table-projection.ts'
@@ -43,7 +45,7 @@ export interface LmsStackProps extends StackProps {
 }
 
 /** The queues that have a worker (the others wait for theirs). */
-const workerQueues: ReadonlySet<string> = new Set(['webhooks', 'xapi', 'notifications'])
+const workerQueues: ReadonlySet<string> = new Set(['webhooks', 'xapi', 'notifications', 'exports'])
 
 /** Route groups that only read the table (everything else writes: counters, rate limits). */
 const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback', 'billing'])
@@ -219,7 +221,13 @@ export class LmsStack extends Stack {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      lifecycleRules: [{ expiration: Duration.days(7) }],
+      // Files live a few days (the job says when); a dead worker's unfinished upload goes in a day.
+      lifecycleRules: [
+        {
+          expiration: Duration.days(EXPORT_FILE_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
     })
     // Module packages: written by the app's upload, read only through pre-signed URLs.
     const contentBucket = new Bucket(this, 'Content', {
@@ -282,6 +290,13 @@ export class LmsStack extends Stack {
     }
 
     this.addWorkers(environment, functionsDir, props.mailFrom ?? `no-reply@${props.serviceHost}`)
+    addExportWorker(this, {
+      entry: join(functionsDir, 'workers', 'export-build', 'handler.ts'),
+      environment,
+      table: this.table,
+      bucket: exportsBucket,
+      reports: functions.get('reports'),
+    })
     // The contact route records its notification to the operators' address.
     const publicFn = functions.get('public')
     if (publicFn && props.operatorEmail) publicFn.addEnvironment('LMS_OPERATOR_EMAIL', props.operatorEmail)

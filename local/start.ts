@@ -5,7 +5,7 @@
  */
 import { publishStackKey, stackKey } from './encryption-key.ts'
 import { startStores } from './stores.ts'
-import { contentBucketName } from '../shared/store/table-schema.ts'
+import { contentBucketName, exportsBucketName } from '../shared/store/table-schema.ts'
 
 function env(name: string, fallback: string): string {
   const v = process.env[name]?.trim()
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   process.env.LMS_SQS_ENDPOINT = stores.emulatorEndpoint
   process.env.LMS_S3_ENDPOINT = stores.emulatorEndpoint
   process.env.LMS_CONTENT_BUCKET = contentBucketName
+  process.env.LMS_EXPORTS_BUCKET = exportsBucketName
   process.env.LMS_TABLE_NAME = tableName
   process.env.AWS_REGION = region
   const key = stackKey(dataDir)
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
   if (xapi) process.env.LMS_XAPI_QUEUE_URL = xapi.url
   const notifications = stores.queues.notifications
   if (notifications) process.env.LMS_NOTIFICATIONS_QUEUE_URL = notifications.url
+  const exportsQueue = stores.queues.exports
+  if (exportsQueue) process.env.LMS_EXPORTS_QUEUE_URL = exportsQueue.url
 
   const { ensureDemoTenant } = await import('./demo-tenant.ts')
   const { startGateway } = await import('./gateway.ts')
@@ -87,7 +90,7 @@ async function main(): Promise<void> {
     process.stdout.write(`demo tenant: ${demo.slug}  admin API key (shown once): ${demo.key}\n`)
   }
   process.stdout.write(
-    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint, webhooksQueue: webhooks?.url, xapiQueue: xapi?.url, notificationsQueue: notifications?.url })}\n`,
+    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint, webhooksQueue: webhooks?.url, xapiQueue: xapi?.url, notificationsQueue: notifications?.url, exportsQueue: exportsQueue?.url })}\n`,
   )
   process.stdout.write(`lms listening on ${url} (tenants at <slug>.${serviceHost})\n`)
 }

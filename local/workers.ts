@@ -4,6 +4,7 @@ import { handler as webhookWorker } from '../functions/workers/webhook-delivery/
 import { handler as sweeper } from '../functions/workers/outbox-sweeper/handler.ts'
 import { handler as xapiWorker } from '../functions/workers/xapi-delivery/handler.ts'
 import { handler as notificationWorker } from '../functions/workers/notification-delivery/handler.ts'
+import { handler as exportWorker } from '../functions/workers/export-build/handler.ts'
 import { startQueuePoller } from './queue-poller.ts'
 import { startJobScheduler } from './scheduler.ts'
 import type { RunningStores } from './stores.ts'
@@ -32,6 +33,7 @@ export function startWorkers(options: {
     { queue: stores.queues.webhooks, handler: webhookWorker },
     { queue: stores.queues.xapi, handler: xapiWorker },
     { queue: stores.queues.notifications, handler: notificationWorker },
+    { queue: stores.queues.exports, handler: exportWorker },
   ]
   for (const { queue, handler } of pollers) {
     if (!queue) continue

@@ -84,6 +84,15 @@ export interface Config {
   readonly sesEndpoint: string | undefined
   /** Where contact requests are forwarded; unset, they are only kept for `lms contact list`. */
   readonly operatorEmail: string | undefined
+  /** Report export files (private; pre-signed GET URLs only); unset where nothing exports. */
+  readonly exportsBucket: string | undefined
+  /** Export jobs to build (the POST queues one message per job, the export worker empties it). */
+  readonly exportsQueueUrl: string | undefined
+  /**
+   * Rows an export holds at most (document 001: 50,000); a larger result is cut there and the job
+   * says `truncated` (decision 0018). Lowered only by tests that build a job in their own process.
+   */
+  readonly exportRowCap: number
 }
 
 function delays(name: string, fallback: readonly number[]): readonly number[] {
@@ -138,6 +147,9 @@ function readConfig(): Config {
     outboxSweepAfterMs: int('LMS_OUTBOX_SWEEP_AFTER_MS', 60_000),
     platformMetricsSecret: optional('LMS_PLATFORM_METRICS_SECRET'),
     platformMetricsSecretArn: optional('LMS_PLATFORM_METRICS_SECRET_ARN'),
+    exportsBucket: optional('LMS_EXPORTS_BUCKET'),
+    exportsQueueUrl: optional('LMS_EXPORTS_QUEUE_URL'),
+    exportRowCap: int('LMS_EXPORT_ROW_CAP', 50_000),
     ...mailConfig(),
   }
 }

@@ -112,6 +112,8 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/reports/compliance', 'reports', 'read'),
   r('GET', '/api/v1/reports/users/activity', 'reports', 'read'),
   r('GET', '/api/v1/reports/courses/performance', 'reports', 'read'),
+  r('POST', '/api/v1/reports/export', 'reports', 'read'),
+  r('GET', '/api/v1/reports/export/{id}', 'reports', 'read'),
 
   // An addition to the spec (its deliveries view is in the admin UI): admin scope, payloads included.
   r('GET', '/api/v1/webhooks/deliveries', 'webhooks', 'admin'),

@@ -37,6 +37,7 @@ import {
   UserActivityFilters,
 } from '../../shared/domain/reports/queries.ts'
 import { ListUsersFilters, TranscriptQuery } from '../users/list-users-query.ts'
+import { ExportJobInput } from '../../shared/domain/reports/export-jobs.ts'
 
 const bodies: Record<string, v.GenericSchema> = {
   'POST /api/v1/users': CreateUserInput,
@@ -54,6 +55,7 @@ const bodies: Record<string, v.GenericSchema> = {
   'PATCH /api/v1/enrollments/{id}': UpdateEnrollmentInput,
   'POST /api/v1/signup': SignupInput,
   'POST /api/v1/contact': ContactInput,
+  'POST /api/v1/reports/export': ExportJobInput,
 }
 
 const queries: Record<string, v.GenericSchema> = {

@@ -1,4 +1,4 @@
-/** Route group `reports`: the five reports (document 001, "Reports"); export jobs come next. */
+/** Route group `reports`: the five reports (document 001, "Reports") and export jobs (exports.ts). */
 import {
   ComplianceFilters,
   completionSorts,
@@ -14,6 +14,9 @@ import { ok } from '../../shared/http/responses.ts'
 import { route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
 import * as reports from '../../shared/services/reports-service.ts'
+import { getExport, queueExport } from './exports.ts'
+
+export { getExport, queueExport }
 
 export const completions = route('GET /api/v1/reports/completions', async ({ tenant, query }) => {
   const f = parseOrThrow(CompletionsFilters, query)
@@ -97,4 +100,12 @@ export const coursePerformance = route(
   },
 )
 
-export const handler = httpStack([completions, enrollments, compliance, userActivity, coursePerformance])
+export const handler = httpStack([
+  completions,
+  enrollments,
+  compliance,
+  userActivity,
+  coursePerformance,
+  queueExport,
+  getExport,
+])

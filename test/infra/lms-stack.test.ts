@@ -228,6 +228,7 @@ describe('Construct: LmsStack', () => {
       'xapi-delivery',
       'notification-delivery',
       'scheduled-jobs',
+      'export-build',
     ]
     template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length)
     expect(Object.keys(matching)).toHaveLength(routeGroups.length + workers.length)
@@ -553,24 +554,89 @@ describe('Construct: LmsStack', () => {
     }
   })
 
-  it('lets the deliveries API queue retries on the webhooks queue, and no other route group send anything', () => {
+  it('lets the deliveries API queue retries on the webhooks queue, the reports group queue export jobs, and no other route group send anything', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
+    const senders: Partial<Record<RouteGroup, [string, string]>> = {
+      webhooks: ['lms-webhooks', 'LMS_WEBHOOKS_QUEUE_URL'],
+      reports: ['lms-exports', 'LMS_EXPORTS_QUEUE_URL'],
+    }
+    const queueArn = (name: string) => ({
+      'Fn::GetAtt': [
+        Object.entries(template.findResources('AWS::SQS::Queue')).find(
+          ([, q]) => q.Properties.QueueName === name,
+        )?.[0],
+        'Arn',
+      ],
+    })
 
     for (const group of routeGroups) {
       // Act
-      const actions = allowedActions(template, stack, group)
+      const statements = allowedStatements(template, stack, group)
       const env = template.findResources('AWS::Lambda::Function')[functionId(stack, group)] as {
         Properties: { Environment: { Variables: Record<string, unknown> } }
       }
 
       // Assess
-      const sends = allows(actions, 'sqs:SendMessage')
-      expect(sends, `${group} may send to a queue`).toBe(group === 'webhooks')
-      expect(
-        'LMS_WEBHOOKS_QUEUE_URL' in env.Properties.Environment.Variables,
-        `${group} has the queue URL`,
-      ).toBe(group === 'webhooks')
+      const sendsTo = statements.filter((s) => allows(actionsOf(s), 'sqs:SendMessage')).map((s) => s.Resource)
+      const own = senders[group]
+      expect(sendsTo, `${group} may send to`).toEqual(own ? [queueArn(own[0])] : [])
+      for (const [, variable] of Object.values(senders)) {
+        expect(variable in env.Properties.Environment.Variables, `${group} has ${variable}`).toBe(
+          own?.[1] === variable,
+        )
+      }
+    }
+  })
+
+  it('expires export files after a few days, aborts unfinished uploads, and lets only the export worker write them and the reports group read them', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const exportsBucket = Object.entries(template.findResources('AWS::S3::Bucket')).find(([, b]) =>
+      (b.Properties.LifecycleConfiguration?.Rules ?? []).some(
+        (r: { ExpirationInDays?: number }) => r.ExpirationInDays,
+      ),
+    )
+    const objects = {
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [exportsBucket?.[0], 'Arn'] }, '/tenants/*/exports/*']],
+    }
+    const worker = stack.node.findChild('exports') as QueueWorker
+    const workerFn =
+      template.findResources('AWS::Lambda::Function')[logicalId(stack, worker.fn.node.defaultChild)]
+    const workerRole: unknown = workerFn?.Properties?.Role?.['Fn::GetAtt']?.[0]
+    const workerStatements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => (p.Properties.Roles as { Ref: unknown }[]).some((r) => r.Ref === workerRole))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
+    const s3 = (statements: readonly Statement[]) =>
+      statements
+        .filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')))
+        .map((s) => ({ actions: actionsOf(s), resource: s.Resource }))
+
+    // Assess: the bucket
+    expect(exportsBucket?.[1].Properties.LifecycleConfiguration.Rules).toEqual([
+      { Status: 'Enabled', ExpirationInDays: 3, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+    ])
+    // Assess: the worker puts export objects (multipart included) and nothing else of S3
+    expect(s3(workerStatements)).toEqual([
+      { actions: ['s3:PutObject', 's3:AbortMultipartUpload'], resource: objects },
+    ])
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack, worker.queue.node.defaultChild), 'Arn'] },
+    })
+    const queue = template.findResources('AWS::SQS::Queue')[logicalId(stack, worker.queue.node.defaultChild)]
+    expect(workerFn?.Properties.Timeout).toBe(240)
+    expect(queue?.Properties.VisibilityTimeout).toBe(6 * 240)
+    expect(Object.keys(workerFn?.Properties.Environment.Variables)).toEqual(
+      expect.arrayContaining(['LMS_EXPORTS_BUCKET', 'LMS_TABLE_NAME']),
+    )
+    // Assess: the reports group reads export objects only; no other route group touches them
+    expect(s3(allowedStatements(template, stack, 'reports'))).toEqual([
+      { actions: ['s3:GetObject'], resource: objects },
+    ])
+    for (const group of routeGroups.filter((g) => g !== 'reports')) {
+      expect(s3(allowedStatements(template, stack, group)), group).toEqual([])
     }
   })
 

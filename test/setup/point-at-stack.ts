@@ -2,12 +2,13 @@
 import { afterEach, inject } from 'vitest'
 import { closeOpenReceivers } from '../helpers/receiver.ts'
 import { stopOpenStacks } from '../helpers/stack.ts'
-import { contentBucketName } from '../../shared/store/table-schema.ts'
+import { contentBucketName, exportsBucketName } from '../../shared/store/table-schema.ts'
 
 process.env.LMS_DYNAMODB_ENDPOINT = inject('dynamoEndpoint')
 process.env.LMS_SQS_ENDPOINT = inject('emulatorEndpoint')
 process.env.LMS_S3_ENDPOINT = inject('emulatorEndpoint')
 process.env.LMS_CONTENT_BUCKET = contentBucketName
+process.env.LMS_EXPORTS_BUCKET = exportsBucketName
 process.env.LMS_LOG_LEVEL = 'silent'
 process.env.LMS_TENANT_CACHE_MS = '0'
 process.env.LMS_ENCRYPTION_KEY = inject('encryptionKey')

@@ -1,0 +1,89 @@
+/**
+ * One export job run by the export worker's handler in a process of its own (spawned by
+ * bench/exports.ts, with the environment pointing at its stores), so the peak RSS measured is the
+ * worker's alone: not the bench's, nor the in-process S3 emulator's that receives the file.
+ * Prints one JSON line: the handler's wall time and the process's peak RSS.
+ */
+import type { SQSEvent } from 'aws-lambda'
+
+/**
+ * `--file-only <format> <rows>`: the file alone, from rows made here (no DynamoDB), through the
+ * same writer and multipart upload: what the worker costs apart from reading the table.
+ */
+async function fileOnly(format: 'csv' | 'xlsx', count: number): Promise<void> {
+  const { writeReportFile } = await import('../shared/exports/report-files.ts')
+  const { uploadExportFile } = await import('../shared/store/export-files.ts')
+  const { exportContentType } = await import('../shared/domain/reports/export-jobs.ts')
+  async function* rows() {
+    for (let i = 0; i < count; i++) {
+      const at = new Date(Date.parse('2026-01-01T00:00:00.000Z') + i * 60_000).toISOString()
+      yield {
+        enrollment_id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        user_id: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        course_id: `20000000-0000-4000-8000-${String(i % 20).padStart(12, '0')}`,
+        course_title: i % 5 === 0 ? `=Formula course ${i % 20}` : `Course ${i % 20}, "quoted" é`,
+        completed_at: at,
+        language: 'en',
+        score: i % 7 === 0 ? null : (i % 100) + 0.5,
+        pass_fail: i % 7 === 0 ? null : i % 3 === 0 ? ('fail' as const) : ('pass' as const),
+        time_spent_seconds: i % 3600,
+        certificate_id: i % 2 === 0 ? `30000000-0000-4000-8000-${String(i).padStart(12, '0')}` : null,
+      }
+    }
+  }
+  const started = performance.now()
+  const cpu = process.cpuUsage()
+  const file = await uploadExportFile(`bench/file-only.${format}`, exportContentType(format), (out) =>
+    writeReportFile(format, 'completions', rows(), out),
+  )
+  const used = process.cpuUsage(cpu)
+  process.stdout.write(
+    `${JSON.stringify({
+      ms: Math.round(performance.now() - started),
+      cpuMs: Math.round((used.user + used.system) / 1000),
+      failed: 0,
+      bytes: file.bytes,
+      rssAtStartMb: 0,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    })}\n`,
+  )
+}
+
+async function main(): Promise<void> {
+  const [tenantId, jobId, rows] = process.argv.slice(2)
+  if (tenantId === '--file-only') return fileOnly(jobId === 'xlsx' ? 'xlsx' : 'csv', Number(rows))
+  const { handler } = await import('../functions/workers/export-build/handler.ts')
+  const event = {
+    Records: [
+      {
+        messageId: 'bench',
+        body: JSON.stringify({ tenant_id: tenantId, job_id: jobId }),
+        attributes: { ApproximateReceiveCount: '1' },
+      },
+    ],
+  } as unknown as SQSEvent
+  const rssBefore = process.memoryUsage().rss
+  const started = performance.now()
+  const cpu = process.cpuUsage()
+  const outcome = await handler(event)
+  const ms = performance.now() - started
+  const used = process.cpuUsage(cpu)
+  process.stdout.write(
+    `${JSON.stringify({
+      ms: Math.round(ms),
+      cpuMs: Math.round((used.user + used.system) / 1000),
+      failed: outcome.batchItemFailures.length,
+      rssAtStartMb: Math.round(rssBefore / 1048576),
+      // maxRSS is in kilobytes: the process's peak, module loading included.
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    })}\n`,
+  )
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench/exports-worker: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(1)
+  },
+)
