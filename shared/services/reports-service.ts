@@ -19,7 +19,7 @@ import type {
   EnrollmentRow,
   UserActivityRow,
 } from '../domain/reports/rows.ts'
-import { activityPeriod, activityRow, isActive } from '../domain/reports/user-activity.ts'
+import { activeUserIds, activityPeriod, activityRow, isActive } from '../domain/reports/user-activity.ts'
 import type { EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { UserType } from '../domain/users/user.ts'
@@ -222,8 +222,9 @@ export interface UserActivityQuery extends PageRequest {
 
 /**
  * Rows ordered by user id. Without include_inactive only the period's active users are read:
- * enrollments last active since the period's start and users who signed in inside it (rpt2).
- * With it, every user of the tenant (or group) has a row.
+ * enrollments last active since the period's start and users who signed in inside it (rpt2);
+ * without user_type their ids decide the page, and only the page's other users are read. With
+ * include_inactive, every user of the tenant (or group) has a row.
  */
 export async function userActivityReport(
   tenant: TenantContext,
@@ -238,6 +239,20 @@ export async function userActivityReport(
   ])
   const byUser = new Map<string, Enrollment[]>()
   for (const e of recent) byUser.set(e.userId, [...(byUser.get(e.userId) ?? []), e])
+  if (!q.includeInactive && !q.userType) {
+    // Who is active follows from the ids: only the page's users who did not sign in are read.
+    const ids = [...activeUserIds(signedIn, recent, period)].filter((id) => !members || members.has(id))
+    const page = pageOf(ids.sort(), q)
+    const known = new Map(signedIn.map((u) => [u.id, u]))
+    const missing = page.items.filter((id) => !known.has(id))
+    for (const u of missing.length > 0 ? await batchGetUsers(tenant, missing) : []) known.set(u.id, u)
+    return {
+      items: page.items.map((id) =>
+        activityRow(id, known.get(id)?.lastLoginAt ?? null, byUser.get(id) ?? [], period),
+      ),
+      total: page.total,
+    }
+  }
   let users
   if (q.includeInactive) {
     users = members ? await batchGetUsers(tenant, [...members]) : await listAllUsers(tenant)
