@@ -43,7 +43,8 @@ async function main(): Promise<void> {
       LMS_S3_ENDPOINT: stores.emulatorEndpoint,
       LMS_TABLE_NAME: TABLE,
       AWS_REGION: REGION,
-      LMS_LOG_LEVEL: 'silent',
+      // A request that fails logs why (one line per request otherwise).
+      LMS_LOG_LEVEL: 'info',
       // Every request of the run finds the tenant cached: the figures are the reports' own reads.
       LMS_TENANT_CACHE_MS: '3600000',
     })
@@ -58,6 +59,10 @@ async function main(): Promise<void> {
       now: Date.now(),
       day: DAY,
       progress,
+      // Partial figures land in the file as they come (a full-scale run takes the best part of an hour).
+      onPage: async (partial) => {
+        if (SCALE === 1) await recordSection('reports', reportFigures(partial))
+      },
     })
     process.stdout.write(`${formatReports(result).join('\n')}\n\n`)
     if (SCALE === 1) process.stdout.write(`${await recordSection('reports', reportFigures(result))}\n`)
