@@ -7,7 +7,7 @@
  * bench/results.json.
  *
  * BENCH_SCALE (default 1) scales users and courses for a quick run (0.05: 500 users, 5,000
- * enrollments); the committed figures are from a full-scale run. BENCH_SEED_CONCURRENCY (default 8)
+ * enrollments); the committed figures are from a full-scale run. BENCH_SEED_CONCURRENCY (default 4)
  * is the number of BatchWriteItem calls in flight while seeding.
  */
 import { startStores } from '../local/stores.ts'
@@ -17,7 +17,7 @@ const SCALE = Number(process.env.BENCH_SCALE ?? '1')
 const USERS = Math.round(10_000 * SCALE)
 const PER_USER = 10
 const COURSES = Math.max(20, Math.round(200 * Math.min(1, SCALE * 4)))
-const SEED_CONCURRENCY = Number(process.env.BENCH_SEED_CONCURRENCY ?? '8')
+const SEED_CONCURRENCY = Number(process.env.BENCH_SEED_CONCURRENCY ?? '4')
 const TARGET_RCU = 50
 const REGION = 'us-east-1'
 const TABLE = 'lms'
