@@ -32,7 +32,7 @@ export interface SeedReport {
 }
 
 /** mulberry32: small, fast, good enough to make the data set the same on every run. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

@@ -63,3 +63,17 @@ export const isActive = (row: UserActivityRow): boolean =>
   inPeriod(row.last_login_at, { start: row.period_start, end: row.period_end }) ||
   row.courses_started > 0 ||
   row.courses_completed > 0
+
+/**
+ * The users active in the period, from the period's sign-ins and the enrollments last active since
+ * its start: the ids alone decide it (a user absent from the sign-ins did not sign in inside it).
+ */
+export function activeUserIds(
+  signedIn: readonly { readonly id: string; readonly lastLoginAt: string | null }[],
+  recent: readonly Pick<Enrollment, 'userId' | 'startedAt' | 'completedAt'>[],
+  p: Period,
+): Set<string> {
+  const ids = new Set(signedIn.filter((u) => inPeriod(u.lastLoginAt, p)).map((u) => u.id))
+  for (const e of recent) if (inPeriod(e.startedAt, p) || inPeriod(e.completedAt, p)) ids.add(e.userId)
+  return ids
+}

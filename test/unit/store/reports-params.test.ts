@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { courseTallySteps, toCourseTally } from '../../../shared/store/course-report-items.ts'
+import {
+  allCourseTalliesParams,
+  courseTallySteps,
+  toCourseTally,
+} from '../../../shared/store/course-report-items.ts'
 import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
 import {
   activeEnrollmentsParams,
@@ -129,5 +133,11 @@ describe('Course tally item', () => {
       courseId: 'c-1',
       tally: { ...emptyTally, enrollments: 3, dropOffs: 1 },
     })
+  })
+
+  it('reads every tally of the tenant as one key range of its partition', () => {
+    const p = allCourseTalliesParams(tenant)
+    expect(p).not.toHaveProperty('IndexName')
+    expect(readable('KeyConditionExpression', p)).toBe(`(pk = "${pk}") AND (begins_with(sk, "RPTCOURSE#"))`)
   })
 })

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ValidationError } from '../../../../shared/domain/errors.ts'
-import { activityPeriod, activityRow, isActive } from '../../../../shared/domain/reports/user-activity.ts'
+import {
+  activeUserIds,
+  activityPeriod,
+  activityRow,
+  isActive,
+} from '../../../../shared/domain/reports/user-activity.ts'
 import { enrollment } from './fixtures.ts'
 
 const now = '2026-06-30T00:00:00.000Z'
@@ -64,5 +69,26 @@ describe('user activity', () => {
     // Time counted but nothing started, completed or logged in: not active by the rule.
     expect(idle.total_time_spent_seconds).toBe(5)
     expect(isActive(idle)).toBe(false)
+  })
+})
+
+describe('active users of a period, from ids alone', () => {
+  const p = { start: '2026-05-01T00:00:00.000Z', end: '2026-05-31T00:00:00.000Z' }
+  it('counts a sign-in, a start or a completion inside the period, both ends included', () => {
+    const ids = activeUserIds(
+      [
+        { id: 'signed-in', lastLoginAt: p.end },
+        { id: 'signed-in-before', lastLoginAt: '2026-04-30T23:59:59.999Z' },
+      ],
+      [
+        enrollment({ userId: 'started', startedAt: p.start, lastActivityAt: p.start }),
+        enrollment({ userId: 'completed', startedAt: '2026-01-01T00:00:00.000Z', completedAt: p.end }),
+        // Active in the period, but neither started nor completed inside it: not an active user.
+        enrollment({ userId: 'only-progress', startedAt: '2026-04-01T00:00:00.000Z', lastActivityAt: p.end }),
+        enrollment({ userId: 'after', startedAt: '2026-05-31T00:00:00.001Z' }),
+      ],
+      p,
+    )
+    expect([...ids].sort()).toEqual(['completed', 'signed-in', 'started'])
   })
 })

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
+import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
+import { seedEnrollmentWrites } from '../../../shared/store/enrollments-seed.ts'
+import { insertEnrollmentsParams } from '../../../shared/store/enrollments-store.ts'
+import { enrollment } from '../domain/reports/fixtures.ts'
+
+const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
+
+describe('Bench seeding of enrollments', () => {
+  const done = enrollment({
+    id: '00000000-0000-4000-8000-000000000002',
+    userId: 'u2',
+    status: 'completed',
+    completedAt: '2026-02-01T00:00:00.000Z',
+  })
+  const list = [
+    enrollment(),
+    done,
+    enrollment({ id: '00000000-0000-4000-8000-000000000003', courseId: 'c2' }),
+  ]
+
+  it('puts the items and sends the updates of each course`s enrollment transaction, nothing else', () => {
+    const writes = seedEnrollmentWrites(tenant, list)
+    const c1 = insertEnrollmentsParams(
+      tenant,
+      'c1',
+      [list[0], done].map((e) => ({ enrollment: e!, replaces: undefined, effects: {} })),
+      { seatLimit: null, requirePublished: false, requireActiveUsers: false },
+    )
+    expect(writes.puts.slice(0, 4)).toEqual(c1.flatMap((s) => (s.item.Put ? [s.item.Put.Item] : [])))
+    expect(writes.puts).toContainEqual(enrollmentItem(tenant, done))
+    expect(writes.puts).toHaveLength(6)
+    expect(writes.updates.slice(0, 3)).toEqual(c1.flatMap((s) => (s.item.Update ? [s.item.Update] : [])))
+    // Per course: its count, the tenant's counters and its report tally (tallies included).
+    expect(writes.updates.map((u) => u.Key?.sk)).toEqual([
+      expect.stringMatching(/^COURSE#c1/),
+      'COUNTERS',
+      'RPTCOURSE#c1',
+      expect.stringMatching(/^COURSE#c2/),
+      'COUNTERS',
+      'RPTCOURSE#c2',
+    ])
+  })
+})
