@@ -31,34 +31,20 @@ export function stack(
   return m.handler(handle)
 }
 
-/**
- * A route group's Lambda: each of its routes on the stack `stackOf` composes, anything else on the
- * fallback's. A route's stack is composed on the route's first request, once per container, not at
- * import: a container serves few of its group's routes, and the import is the cold start's
- * (docs/decisions/0013-request-path-cost.md).
- */
+/** A route group's Lambda: each of its routes on the stack `stackOf` composes, anything else on the fallback's. */
 export function dispatch(
   handlers: readonly RouteHandler[],
   stackOf: (handler: RouteHandler) => Composed,
   fallback?: Handle,
 ): LambdaHandler {
-  const byKey = new Map(handlers.map((h) => [routeKey(h.def), h]))
-  const composed = new Map<string, Composed>()
-  let unrouted: Composed | undefined
-  const stackFor = (key: string): Composed => {
-    const handler = byKey.get(key)
-    if (!handler)
-      return (unrouted ??= stack(
-        [],
-        fallback ??
-          (() => {
-            throw new NotFoundError('endpoint')
-          }),
-      ))
-    let s = composed.get(key)
-    if (!s) composed.set(key, (s = stackOf(handler)))
-    return s
-  }
+  const byKey = new Map(handlers.map((h) => [routeKey(h.def), stackOf(h)]))
+  const unrouted = stack(
+    [],
+    fallback ??
+      (() => {
+        throw new NotFoundError('endpoint')
+      }),
+  )
   return (event, context) =>
-    runWithDbMetrics(() => stackFor(event.routeKey)(event, context as LmsContext)).done
+    runWithDbMetrics(() => (byKey.get(event.routeKey) ?? unrouted)(event, context as LmsContext)).done
 }
