@@ -1,13 +1,20 @@
 /**
- * Each route group's Lambda bundle, built with esbuild exactly as the CDK builds it (the options
- * of lib/bundling.ts), its contents read from esbuild's metafile, then imported by fresh Node
- * processes to time a cold module load, beside a bare handler that imports only the DynamoDB
- * client (bare-dynamodb-handler.ts), in the same rounds. Every group of the route table is
- * measured, so a new group is covered without touching this file. A bundle over 1 MiB fails the
+ * Each Lambda's bundle (every route group of the route table and every worker under
+ * functions/workers, so a new one is covered without touching this file), built with esbuild
+ * exactly as the CDK builds it (the options of lib/bundling.ts), its contents read from esbuild's
+ * metafile, then imported by fresh Node processes to time a cold module load, beside a bare
+ * handler that imports only the DynamoDB client (bare-dynamodb-handler.ts), in the same rounds.
+ * Each import is timed twice by the process itself: wall clock (the target) and CPU time (user +
+ * system), which a machine busy with other work disturbs far less. A bundle over 1 MiB fails the
  * run; so does a module that lib/bundling.ts leaves out but something imports statically.
+ *
+ * `npx tsx bench/bundles.ts [runs]` measures the bundles alone (no stores needed: nothing
+ * connects at import) and writes the `bundles` section of bench/results.json and the bundle lines
+ * of its `targets` section.
  */
 import { spawn } from 'node:child_process'
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { existsSync, readdirSync } from 'node:fs'
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -16,21 +23,34 @@ import { esbuildOptions, neverLoadedInLambda } from '../lib/bundling.ts'
 import type { RouteGroup } from '../shared/routes.ts'
 import { median, round } from './stats.ts'
 
+/** A route group, or a worker's Lambda (`workers/<name>`, bundled the same way). */
+export type BundleName = RouteGroup | `workers/${string}`
+
+const functionsDir = resolve(import.meta.dirname, '..', 'functions')
+
+/** Every worker Lambda: each folder of functions/workers with a handler. */
+export function workerBundles(): BundleName[] {
+  return readdirSync(join(functionsDir, 'workers'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(functionsDir, 'workers', d.name, 'handler.ts')))
+    .map((d): BundleName => `workers/${d.name}`)
+    .sort()
+}
+
 const KiB = 1024
 
 /** Above this the run fails: a bundle this size means the SDK or a dependency came in whole. */
 export const FAIL_ABOVE_BYTES = 1024 * KiB
 
 /** The size each bundle must stay under (minified); groups not named here, the default. */
-const LIMIT_BYTES: Partial<Record<RouteGroup, number>> = { plans: 60 * KiB, docs: 120 * KiB }
+const LIMIT_BYTES: Partial<Record<BundleName, number>> = { plans: 60 * KiB, docs: 120 * KiB }
 const DEFAULT_LIMIT_BYTES = 250 * KiB
 /** Groups that must not carry a DynamoDB client at all: they read nothing. */
-const WITHOUT_DYNAMODB: readonly RouteGroup[] = ['plans', 'docs']
+const WITHOUT_DYNAMODB: readonly BundleName[] = ['plans', 'docs']
 /** A group's cold import may take at most this many times the bare handler's (medians, same run). */
 export const COLD_IMPORT_RATIO_LIMIT = 1.3
 
 export interface BundleResult {
-  readonly group: RouteGroup
+  readonly group: BundleName
   readonly bytes: number
   readonly limitBytes: number
   readonly sourceMapBytes: number
@@ -42,6 +62,9 @@ export interface BundleResult {
   readonly coldImportMedianMs: number
   /** Median cold import over the bare handler's median, measured in the same rounds. */
   readonly coldImportRatio: number
+  /** The same imports' CPU time (user + system): steadier than the wall clock on a busy machine. */
+  readonly coldImportCpuMedianMs: number
+  readonly coldImportCpuRatio: number
 }
 
 export interface BundlesResult {
@@ -49,6 +72,7 @@ export interface BundlesResult {
     readonly bytes: number
     readonly coldImportMs: readonly number[]
     readonly coldImportMedianMs: number
+    readonly coldImportCpuMedianMs: number
   }
   readonly groups: readonly BundleResult[]
 }
@@ -116,9 +140,16 @@ function packagesOf(metafile: Metafile, file: string): { name: string; bytes: nu
   return [...by].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes)
 }
 
-/** One fresh process: the time its `await import(specifier)` took, as the process measured it. */
-function coldImport(specifier: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const script = `const t=performance.now();await import(${JSON.stringify(specifier)});console.log(performance.now()-t)`
+interface Timing {
+  readonly ms: number
+  readonly cpuMs: number
+}
+
+/** One fresh process: the wall and CPU time its `await import(specifier)` took, as the process measured them. */
+function coldImport(specifier: string, env: NodeJS.ProcessEnv): Promise<Timing> {
+  const script =
+    `const c=process.cpuUsage();const t=performance.now();await import(${JSON.stringify(specifier)});` +
+    `const w=performance.now()-t;const u=process.cpuUsage(c);console.log(w,(u.user+u.system)/1000)`
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
       env,
@@ -130,18 +161,27 @@ function coldImport(specifier: string, env: NodeJS.ProcessEnv): Promise<number> 
     child.stderr.on('data', (c: Buffer) => (err += c.toString()))
     child.once('error', reject)
     child.once('exit', (code) => {
-      const ms = Number(out.trim().split('\n').pop())
-      if (code === 0 && Number.isFinite(ms)) resolvePromise(ms)
+      const [ms, cpuMs] = (out.trim().split('\n').pop() ?? '').split(' ').map(Number)
+      if (
+        code === 0 &&
+        ms !== undefined &&
+        cpuMs !== undefined &&
+        Number.isFinite(ms) &&
+        Number.isFinite(cpuMs)
+      )
+        resolvePromise({ ms, cpuMs })
       else reject(new Error(`cold import of ${specifier} failed (exit ${code}): ${err.trim()}`))
     })
   })
 }
 
+/** Route groups and every worker (workerBundles()): each bundled, sized and timed. */
 export async function measureBundles(
   groups: readonly RouteGroup[],
   dynamoEndpoint: string,
   runs: number,
 ): Promise<BundlesResult> {
+  const names: readonly BundleName[] = [...groups, ...workerBundles()]
   const outDir = await mkdtemp(join(tmpdir(), 'lms-bench-'))
   // A clean environment, as a Lambda has: no tsx loader in NODE_OPTIONS, config able to load.
   const env: NodeJS.ProcessEnv = {
@@ -152,31 +192,30 @@ export async function measureBundles(
   delete env.NODE_OPTIONS
   try {
     const bare = await bundle('bare', resolve(import.meta.dirname, 'bare-dynamodb-handler.ts'), outDir)
-    const built = new Map<RouteGroup, Built>()
-    for (const group of groups) {
-      built.set(
-        group,
-        await bundle(group, resolve(import.meta.dirname, '..', 'functions', group, 'handler.ts'), outDir),
-      )
-    }
+    const built = new Map<BundleName, Built>()
+    for (const name of names)
+      built.set(name, await bundle(name, join(functionsDir, name, 'handler.ts'), outDir))
     // One untimed start first, so the first import timed does not also pay for loading node itself.
     await coldImport('node:path', env)
-    // Rounds of bare then every group, so a burst of load elsewhere hits the yardstick as well.
-    const times = new Map<string, number[]>([['bare', []], ...groups.map((g): [string, number[]] => [g, []])])
+    // Rounds of bare then every bundle, so a burst of load elsewhere hits the yardstick as well.
+    const times = new Map<string, Timing[]>([['bare', []], ...names.map((g): [string, Timing[]] => [g, []])])
     for (let i = 0; i < runs; i++) {
       times.get('bare')?.push(await coldImport(pathToFileURL(bare.file).href, env))
-      for (const [group, b] of built)
-        times.get(group)?.push(await coldImport(pathToFileURL(b.file).href, env))
+      for (const [name, b] of built) times.get(name)?.push(await coldImport(pathToFileURL(b.file).href, env))
     }
-    const bareMedian = median(times.get('bare') ?? [])
+    const wall = (name: string) => (times.get(name) ?? []).map((t) => t.ms)
+    const cpu = (name: string) => (times.get(name) ?? []).map((t) => t.cpuMs)
+    const bareMedian = median(wall('bare'))
+    const bareCpuMedian = median(cpu('bare'))
     return {
       bare: {
         bytes: bare.bytes,
-        coldImportMs: (times.get('bare') ?? []).map((t) => round(t, 1)),
+        coldImportMs: wall('bare').map((t) => round(t, 1)),
         coldImportMedianMs: round(bareMedian, 1),
+        coldImportCpuMedianMs: round(bareCpuMedian, 1),
       },
       groups: [...built].map(([group, b]) => {
-        const ms = times.get(group) ?? []
+        const ms = wall(group)
         const packages = packagesOf(b.metafile, b.file)
         return {
           group,
@@ -188,6 +227,8 @@ export async function measureBundles(
           coldImportMs: ms.map((t) => round(t, 1)),
           coldImportMedianMs: round(median(ms), 1),
           coldImportRatio: round(median(ms) / bareMedian, 2),
+          coldImportCpuMedianMs: round(median(cpu(group)), 1),
+          coldImportCpuRatio: round(median(cpu(group)) / bareCpuMedian, 2),
         }
       }),
     }
@@ -220,9 +261,50 @@ export function bundleTargets(result: BundlesResult): BundleTarget[] {
       actual:
         `bare ${result.bare.coldImportMedianMs} ms; ` +
         (slow.length
-          ? `over: ${slow.map((b) => `${b.group} ${b.coldImportRatio}x`).join(', ')}`
+          ? `over: ${slow.map((b) => `${b.group} ${b.coldImportRatio}x (CPU ${b.coldImportCpuRatio}x)`).join(', ')}`
           : 'all within'),
       met: slow.length === 0,
     },
   ]
+}
+
+/** The bundles alone: `npx tsx bench/bundles.ts [runs]` (see the header). */
+async function main(): Promise<void> {
+  const { routeGroups } = await import('../shared/routes.ts')
+  const { figuresOf, recordSection, resultsPath } = await import('./results-file.ts')
+  const runs = Number(process.argv[2] ?? 9)
+  if (!Number.isInteger(runs) || runs < 1) throw new Error('runs: a positive whole number')
+  process.stderr.write(
+    `bench: bundling ${routeGroups.length} route groups and the workers, ${runs} cold imports each...\n`,
+  )
+  // Nothing connects at import: an address that is never called is enough for config to load.
+  const result = await measureBundles(routeGroups, 'http://127.0.0.1:9', runs)
+  const kib = (n: number) => `${round(n / KiB, 1)} KiB`
+  const lines = [
+    `bare DynamoDB handler ${kib(result.bare.bytes)}, cold import ${result.bare.coldImportMedianMs} ms (CPU ${result.bare.coldImportCpuMedianMs} ms)`,
+  ]
+  for (const b of result.groups)
+    lines.push(
+      `${b.group.padEnd(30)} ${kib(b.bytes).padStart(10)} / ${kib(b.limitBytes).padStart(9)}  ` +
+        `${b.coldImportMedianMs} ms ${b.coldImportRatio}x, CPU ${b.coldImportCpuMedianMs} ms ${b.coldImportCpuRatio}x  ` +
+        `largest: ${b.largest.map((p) => `${p.name} ${kib(p.bytes)}`).join(', ')}`,
+    )
+  const targets = bundleTargets(result)
+  for (const t of targets)
+    lines.push(`TARGET ${t.met ? 'MET' : 'NOT MET'}: ${t.target} (actual: ${t.actual})`)
+  process.stdout.write(`${lines.join('\n')}\n\n`)
+  // The bundle lines of `targets` are replaced; the scenarios' lines of the last full run are kept.
+  const current = JSON.parse(await readFile(resultsPath, 'utf8').catch(() => '{}')) as {
+    sections?: Record<string, Record<string, number | boolean>>
+  }
+  const targetFigures = { ...current.sections?.targets, ...figuresOf(targets) }
+  process.stdout.write(`${await recordSection('bundles', figuresOf(result))}\n`)
+  process.stdout.write(`${await recordSection('targets', targetFigures)}\n`)
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(1)
+  })
 }

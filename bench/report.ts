@@ -71,19 +71,22 @@ export function formatReport(r: BenchResults, totalMs: number): string {
     lines.push(`  overhead (full - bare): median ${c.overhead.median} ms, p95 ${c.overhead.p95} ms`)
   }
 
-  h('4. Route group bundles (esbuild with lib/bundling.ts, as the CDK builds them) and cold import')
+  h(
+    '4. Lambda bundles, route groups and workers (esbuild with lib/bundling.ts, as the CDK builds them) and cold import',
+  )
   lines.push(
-    `  ${pad('group', 12)} ${lpad('bundle', 11)} ${lpad('limit', 10)} ${lpad('map', 11)}  ${pad('DynamoDB', 8)}  cold import median (runs), x bare`,
+    `  ${pad('bundle', 12)} ${lpad('bundle', 11)} ${lpad('limit', 10)} ${lpad('map', 11)}  ${pad('DynamoDB', 8)}  cold import median (runs), x bare`,
   )
   const bare = r.bundles.bare
   lines.push(
     `  ${pad('(bare)', 12)} ${lpad(kib(bare.bytes), 11)} ${lpad('', 10)} ${lpad('', 11)}  ${pad('yes', 8)}  ` +
-      `${bare.coldImportMedianMs} ms (${bare.coldImportMs.join(', ')})`,
+      `${bare.coldImportMedianMs} ms (${bare.coldImportMs.join(', ')}); CPU ${bare.coldImportCpuMedianMs} ms`,
   )
   for (const b of r.bundles.groups) {
     lines.push(
       `  ${pad(b.group, 12)} ${lpad(kib(b.bytes), 11)} ${lpad(kib(b.limitBytes), 10)} ${lpad(kib(b.sourceMapBytes), 11)}  ` +
-        `${pad(b.dynamoDbClient ? 'yes' : 'no', 8)}  ${b.coldImportMedianMs} ms (${b.coldImportMs.join(', ')}), ${b.coldImportRatio}x`,
+        `${pad(b.dynamoDbClient ? 'yes' : 'no', 8)}  ${b.coldImportMedianMs} ms (${b.coldImportMs.join(', ')}), ${b.coldImportRatio}x` +
+        `; CPU ${b.coldImportCpuMedianMs} ms, ${b.coldImportCpuRatio}x`,
     )
     lines.push(`  ${pad('', 12)} largest: ${b.largest.map((p) => `${p.name} ${kib(p.bytes)}`).join(', ')}`)
   }

@@ -155,19 +155,22 @@ interface CompiledRoute {
   readonly params: readonly string[]
 }
 
-const compiled: readonly CompiledRoute[] = routes.map((def) => {
-  const params: string[] = []
-  const source = def.path
-    .split('/')
-    .map((segment) => {
-      const param = /^\{(\w+)\}$/.exec(segment)?.[1]
-      if (param === undefined) return segment.replace(/[.*+?^$()|[\]\\-]/g, '\\$&')
-      params.push(param)
-      return '([^/]+)'
-    })
-    .join('/')
-  return { def, pattern: new RegExp(`^${source}$`), params }
-})
+/** Only the local gateway matches paths (API Gateway does it in AWS): compiled on its first match, not at every Lambda's import. */
+let compiledRoutes: readonly CompiledRoute[] | undefined
+const compile = (): readonly CompiledRoute[] =>
+  routes.map((def) => {
+    const params: string[] = []
+    const source = def.path
+      .split('/')
+      .map((segment) => {
+        const param = /^\{(\w+)\}$/.exec(segment)?.[1]
+        if (param === undefined) return segment.replace(/[.*+?^$()|[\]\\-]/g, '\\$&')
+        params.push(param)
+        return '([^/]+)'
+      })
+      .join('/')
+    return { def, pattern: new RegExp(`^${source}$`), params }
+  })
 
 function decodeSegment(raw: string): string {
   try {
@@ -184,7 +187,7 @@ export interface RouteMatch {
 
 /** Matches the way API Gateway does: exact method and path template; a trailing slash is no match. */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
-  for (const c of compiled) {
+  for (const c of (compiledRoutes ??= compile())) {
     if (c.def.method !== method) continue
     const m = c.pattern.exec(path)
     if (!m) continue
