@@ -114,8 +114,7 @@ export class RateLimitedError extends DomainError {
 
 /**
  * The store refused or failed in a way the caller may retry (throttling, a hot item that stayed
- * locked through the retries, a request out of time): 503 with `Retry-After`. Every write is
- * conditional, so repeating the request is safe.
+ * locked through the retries, a request out of time): 503 with `Retry-After`.
  */
 export class ServiceUnavailableError extends DomainError {
   readonly code: string = 'service.unavailable'
