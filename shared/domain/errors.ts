@@ -112,11 +112,29 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-/** The store refused or failed in a way the caller may retry (throttling, timeouts). */
+/**
+ * The store refused or failed in a way the caller may retry (throttling, a hot item that stayed
+ * locked through the retries, a request out of time): 503 with `Retry-After`.
+ */
 export class ServiceUnavailableError extends DomainError {
-  readonly code = 'service.unavailable'
-  constructor(options?: ErrorOptions) {
+  readonly code: string = 'service.unavailable'
+  /** The seconds a client should wait before repeating the request. */
+  readonly retryAfterSeconds: number
+  constructor(options?: ErrorOptions & { retryAfterSeconds?: number }) {
     super('The service is temporarily unavailable; retry shortly', options)
+    this.retryAfterSeconds = options?.retryAfterSeconds ?? 1
+  }
+}
+
+/**
+ * The request ran out of its function's time (the early timeout of the Middy stack), most often
+ * because the store queued its writes behind others on a hot item: what was saved stays saved,
+ * and the repeated request finds it (a drop twice is a no-op, a create twice a 409).
+ */
+export class RequestTimedOutError extends ServiceUnavailableError {
+  override readonly code = 'service.timed_out'
+  constructor() {
+    super({ retryAfterSeconds: 2 })
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import middy from '@middy/core'
 import type { Context } from 'aws-lambda'
-import { NotFoundError } from '../domain/errors.ts'
+import { NotFoundError, RequestTimedOutError } from '../domain/errors.ts'
 import { routeKey } from '../routes.ts'
 import { runWithDbMetrics } from '../store/metrics.ts'
 import type { HttpEvent, HttpResult, LmsContext } from './context.ts'
@@ -26,7 +26,12 @@ export function stack(
   handle: Handle,
   body: Middleware = jsonBody(),
 ): Composed {
-  const m = middy<HttpEvent, HttpResult, Error, LmsContext>()
+  // Out of time: a 503 the client may repeat (the default is an untyped error, answered 500).
+  const m = middy<HttpEvent, HttpResult, Error, LmsContext>({
+    timeoutEarlyResponse: () => {
+      throw new RequestTimedOutError()
+    },
+  })
   for (const middleware of [requestLog(), ...middlewares, body, errorEnvelope()]) m.use(middleware)
   return m.handler(handle)
 }

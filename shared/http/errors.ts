@@ -48,8 +48,9 @@ export function toErrorResult(err: unknown): { result: HttpResult; unexpected: b
   if (err instanceof RateLimitedError) {
     return r(errorResult(429, err.message, {}, { 'retry-after': String(err.retryAfterSeconds) }))
   }
-  if (err instanceof ServiceUnavailableError)
-    return r(errorResult(503, err.message, {}, { 'retry-after': '1' }))
+  if (err instanceof ServiceUnavailableError) {
+    return r(errorResult(503, err.message, {}, { 'retry-after': String(err.retryAfterSeconds) }))
+  }
   if (isMiddyHttpError(err) && err.statusCode < 500) {
     // The body parser answers 415/422 for an unreadable body; to our callers that is a bad request.
     return r(errorResult(400, 'body: must be valid JSON'))

@@ -74,14 +74,24 @@ export type NextEnrollment = (
   current: Enrollment,
 ) => { readonly enrollment: Enrollment; readonly effects: Effects } | undefined
 
+export interface ChangeOptions {
+  /**
+   * Set when the caller's retry runs the promotion again (a repeated drop): a store that stays
+   * overloaded during the promotion is then a 503, not a seat left free until the next change.
+   */
+  readonly surfaceUnavailablePromotion?: boolean
+}
+
 /**
  * Applies `next` to the current enrollment; re-reads and re-applies when it changed meanwhile. A
- * change that frees a seat (drop, completion, expiry) then promotes from the course's waitlist.
+ * change that frees a seat (drop, completion, expiry) then promotes one learner from the course's
+ * waitlist into it.
  */
 export async function changeEnrollment(
   tenant: TenantContext,
   id: string,
   next: NextEnrollment,
+  { surfaceUnavailablePromotion = false }: ChangeOptions = {},
 ): Promise<Enrollment> {
   let freed: { before: Enrollment; after: Enrollment } | undefined
   let saved: Enrollment
@@ -101,7 +111,12 @@ export async function changeEnrollment(
     if (!isStale(err)) throw err
     throw new ConflictError('enrollment.concurrent_update', 'The enrollment changed meanwhile; retry')
   }
-  if (freed) await promoteAfterSeatFreed(tenant, freed.after.courseId, freed.after.updatedAt)
+  if (freed) {
+    await promoteAfterSeatFreed(tenant, freed.after.courseId, freed.after.updatedAt, {
+      atMost: 1,
+      surfaceUnavailable: surfaceUnavailablePromotion,
+    })
+  }
   return saved
 }
 
@@ -114,27 +129,40 @@ export function setDueDate(tenant: TenantContext, id: string, dueDate: string | 
 
 /**
  * DELETE: the record is kept with status `dropped` (its seat freed) and enrollment.dropped is
- * written. A completed enrollment is permanent transcript history: 422. Dropping twice is a no-op.
+ * written. A completed enrollment is permanent transcript history: 422. Dropping twice changes
+ * nothing, but runs the promotion again: a drop answered 503 because the store stayed overloaded
+ * while it promoted (the drop itself saved) is retried by its client, and the retry fills the seat.
  */
-export function dropEnrollment(tenant: TenantContext, id: string, at = nowIso()) {
-  return changeEnrollment(tenant, id, (current) => {
-    if (current.status === 'completed') {
-      throw new RuleViolationError(
-        'enrollment.completed',
-        'A completed enrollment is permanent transcript history',
+export async function dropEnrollment(tenant: TenantContext, id: string, at = nowIso()): Promise<Enrollment> {
+  let repeated = false
+  const saved = await changeEnrollment(
+    tenant,
+    id,
+    (current) => {
+      if (current.status === 'completed') {
+        throw new RuleViolationError(
+          'enrollment.completed',
+          'A completed enrollment is permanent transcript history',
+        )
+      }
+      repeated = current.status === 'dropped'
+      if (repeated) return undefined
+      const event = newEvent(
+        'enrollment.dropped',
+        { enrollmentId: current.id, userId: current.userId, courseId: current.courseId },
+        at,
       )
-    }
-    if (current.status === 'dropped') return undefined
-    const event = newEvent(
-      'enrollment.dropped',
-      { enrollmentId: current.id, userId: current.userId, courseId: current.courseId },
-      at,
-    )
-    return {
-      enrollment: { ...current, status: 'dropped', holdsSeat: false, updatedAt: at },
-      effects: { events: [event] },
-    }
-  })
+      return {
+        enrollment: { ...current, status: 'dropped', holdsSeat: false, updatedAt: at },
+        effects: { events: [event] },
+      }
+    },
+    { surfaceUnavailablePromotion: true },
+  )
+  if (repeated) {
+    await promoteAfterSeatFreed(tenant, saved.courseId, at, { atMost: 1, surfaceUnavailable: true })
+  }
+  return saved
 }
 
 export async function getProgress(tenant: TenantContext, id: string): Promise<ProgressView> {

@@ -3,28 +3,36 @@
  * course's oldest waitlisted enrollments become active, each in its own transaction conditioned on
  * the enrollment still waitlisted as read and on the course still having room. However many
  * promoters run at once (50 parallel drops each start one), a seat is given once and the course is
- * never over-admitted: a promoter that loses a candidate to another moves on, and one that finds
- * the course full stops. See docs/decisions/0016.
+ * never over-admitted: the conditions decide. Each promoter fills at most the seats its own change
+ * freed, and claims a waitlist place before writing it, so racing promoters spread over the
+ * waitlist instead of queueing on the course item for the same learner. See docs/decisions/0016.
  */
+import { randomUUID } from 'node:crypto'
 import type { Course } from '../domain/courses/course.ts'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
 import { activated } from '../domain/enrollments/lifecycle.ts'
 import { newNotification } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { ServiceUnavailableError } from '../domain/errors.ts'
 import { errorFields, log } from '../log.ts'
 import { getCourse } from '../store/courses-store.ts'
-import { oldestWaitlisted } from '../store/enrollment-queues.ts'
+import { oldestWaitlisted, type WaitlistPlace } from '../store/enrollment-queues.ts'
 import { getEnrollment, saveEnrollment } from '../store/enrollments-store.ts'
+import { claimPromotion, releasePromotion } from '../store/promotion-claims.ts'
 import { WriteRefused } from '../store/store-errors.ts'
 
-/** Candidates read per round beyond the free seats: learners who cannot take a seat are passed over. */
+/** Places read per round beyond the free seats: learners who cannot take a seat are passed over. */
 const PASSED_OVER_ALLOWANCE = 10
+/** Places read per round at most (one Query page of index keys). */
+const MAX_PLACES = 100
 /** Seats filled per round at most (a removed limit can free every seat at once). */
 const ROUND_SIZE = 25
-/** Rounds in a row that promote nothing before giving up (others are promoting, or the index lags). */
-const IDLE_ROUNDS = 3
+/** Rounds in a row that promote nothing before giving up (others hold the places, or the index lags). */
+const IDLE_ROUNDS = 4
 
-type Outcome = 'promoted' | 'passed_over' | 'full'
+type Outcome = 'promoted' | 'passed_over' | 'held_elsewhere' | 'full'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** What the learner hears: the enrollment is active now. */
 export function promotionNotification(e: Enrollment, course: Course, at: string) {
@@ -60,28 +68,72 @@ async function promoteOne(tenant: TenantContext, course: Course, id: string, at:
 }
 
 /**
- * Fills the course's free seats from its waitlist, oldest first.
+ * Claims the place, then promotes it. A place another promoter holds is skipped: its holder
+ * either promotes it or gives it back. A place not promoted is given back at once; a promoted one
+ * has left the waitlist, and its claim runs out by itself.
+ */
+async function claimAndPromote(
+  tenant: TenantContext,
+  course: Course,
+  { enrollmentId, place }: WaitlistPlace,
+  at: string,
+): Promise<Outcome> {
+  const token = randomUUID()
+  if (!(await claimPromotion(tenant, place, token))) return 'held_elsewhere'
+  let outcome: Outcome | undefined
+  try {
+    outcome = await promoteOne(tenant, course, enrollmentId, at)
+    return outcome
+  } finally {
+    if (outcome !== 'promoted') {
+      // A claim that cannot be given back runs out within its lease.
+      await releasePromotion(tenant, place, token).catch((err: unknown) =>
+        log('error', 'promotion claim not released', { tenantId: tenant.id, ...errorFields(err) }),
+      )
+    }
+  }
+}
+
+export interface PromotionOptions {
+  /**
+   * The most seats to fill: those the change freed (a drop frees one). Promoters started by
+   * other changes fill theirs; a raised or removed seat limit fills every free seat.
+   */
+  readonly atMost?: number
+}
+
+/**
+ * Fills the course's free seats from its waitlist, oldest first, at most `atMost` of them.
  * @returns how many enrollments this call promoted
  */
 export async function promoteWaitlisted(
   tenant: TenantContext,
   courseId: string,
   at: string,
+  { atMost = Number.POSITIVE_INFINITY }: PromotionOptions = {},
 ): Promise<number> {
   let promoted = 0
-  for (let idle = 0; idle < IDLE_ROUNDS;) {
+  for (let idle = 0; idle < IDLE_ROUNDS && promoted < atMost;) {
+    // Places held by others come free (promoted or given back) within a moment: wait a little.
+    if (idle > 0) await sleep(Math.random() * 100 * 2 ** idle)
     const course = await getCourse(tenant, courseId, { consistent: true })
     if (!course || course.status !== 'published') return promoted
     const { seatLimit } = course.settings
-    const free = seatLimit === null ? ROUND_SIZE : Math.min(ROUND_SIZE, seatLimit - course.seatsTaken)
-    if (free <= 0) return promoted
-    const candidates = await oldestWaitlisted(tenant, courseId, free + PASSED_OVER_ALLOWANCE)
-    if (candidates.length === 0) return promoted
+    const free = seatLimit === null ? MAX_PLACES : seatLimit - course.seatsTaken
+    const wanted = Math.min(ROUND_SIZE, free, atMost - promoted)
+    if (wanted <= 0) return promoted
+    // Promoters running at once hold about one place per free seat, ahead of the ones left.
+    const places = await oldestWaitlisted(
+      tenant,
+      courseId,
+      Math.min(MAX_PLACES, free + PASSED_OVER_ALLOWANCE),
+    )
+    if (places.length === 0) return promoted
     let round = 0
-    for (const id of candidates) {
-      if (round >= free) break
-      const outcome = await promoteOne(tenant, course, id, at)
-      if (outcome === 'full') return promoted
+    for (const place of places) {
+      if (round >= wanted) break
+      const outcome = await claimAndPromote(tenant, course, place, at)
+      if (outcome === 'full') return promoted + round
       if (outcome === 'promoted') round += 1
     }
     promoted += round
@@ -93,15 +145,19 @@ export async function promoteWaitlisted(
 /**
  * Promotion after a change that freed a seat and is already saved: a failure here must not turn
  * the saved change into an error, so it is logged; the seat is filled at the next promotion.
+ * With `surfaceUnavailable`, a store that stays overloaded (ServiceUnavailableError) is thrown
+ * instead, for a caller whose retry runs the promotion again (a repeated drop does).
  */
 export async function promoteAfterSeatFreed(
   tenant: TenantContext,
   courseId: string,
   at: string,
+  { surfaceUnavailable = false, ...options }: PromotionOptions & { surfaceUnavailable?: boolean } = {},
 ): Promise<void> {
   try {
-    await promoteWaitlisted(tenant, courseId, at)
+    await promoteWaitlisted(tenant, courseId, at, options)
   } catch (err) {
+    if (surfaceUnavailable && err instanceof ServiceUnavailableError) throw err
     log('error', 'waitlist promotion failed', { tenantId: tenant.id, courseId, ...errorFields(err) })
   }
 }

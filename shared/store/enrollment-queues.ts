@@ -23,14 +23,23 @@ export const oldestWaitlistedParams = (tenant: TenantContext, courseId: string) 
   ScanIndexForward: true,
 })
 
-/** The ids of the course's oldest waitlisted enrollments, at most `limit`, oldest first. */
+/** One place on a course's waitlist: the enrollment, and its place (`<since>#<enrollment id>`). */
+export interface WaitlistPlace {
+  readonly enrollmentId: string
+  readonly place: string
+}
+
+/** The course's oldest waitlist places, at most `limit`, oldest first. */
 export async function oldestWaitlisted(
   tenant: TenantContext,
   courseId: string,
   limit: number,
-): Promise<string[]> {
+): Promise<WaitlistPlace[]> {
   const items = await queryUpTo({ ...oldestWaitlistedParams(tenant, courseId), Limit: limit }, limit)
-  return items.map((i) => enrollmentIdOfIndexKey(String(i[waitlist.sk])))
+  return items.map((i) => {
+    const place = String(i[waitlist.sk])
+    return { enrollmentId: enrollmentIdOfIndexKey(place), place }
+  })
 }
 
 export const accessEndedByParams = (tenant: TenantContext, at: string) => ({

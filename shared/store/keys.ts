@@ -115,6 +115,12 @@ export const keys = {
   accessExpiryIndexPk: (t: TenantContext): string => `${tp(t)}#ACCESSEXPIRY`,
   /** gsi2 of pair items while waitlisted: the course's waitlist, oldest first. */
   waitlistIndexPk: (t: TenantContext, courseId: string): string => `${tp(t)}#WAITLIST#${courseId}`,
+  /**
+   * A promoter's short claim on one waitlist place (`<since>#<enrollment id>`, so a learner
+   * waitlisted again has a new place): racing promoters skip a claimed place instead of all
+   * writing the course item for it (shared/store/promotion-claims.ts).
+   */
+  promotionClaim: (t: TenantContext, place: string): Key => ({ pk: tp(t), sk: `PROMOTING#${place}` }),
   certificate: (t: TenantContext, certificateId: string): Key => ({ pk: tp(t), sk: `CERT#${certificateId}` }),
   /** Sorts after every timestamp: a missing date is last ascending, first descending. */
   missingDate: '~',

@@ -188,3 +188,29 @@ describe('Notifications: e-mail through the worker and the local sink', () => {
     expect(out.json.error.message).toContain('--template takes enrollment_confirmation')
   })
 })
+
+describe('CLI: lms mail preview', () => {
+  it('renders the samples of an e-mail in the locale asked for, with both parts', async () => {
+    // Act
+    const out = await lms('mail', 'preview', '--template', 'usage_alert', '--locale', 'fr-CA')
+    const wrong = await lms('mail', 'preview', '--locale', 'de')
+
+    // Assess
+    expect(out.code, out.stdout).toBe(0)
+    const samples = out.json.data as {
+      variant: string
+      locale: string
+      subject: string
+      text: string
+      html: string
+    }[]
+    expect(samples.map((s) => [s.variant, s.locale, s.subject])).toEqual([
+      ['80%', 'fr-CA', 'Acme Logistics : 80 % des requêtes API du mois utilisées'],
+      ['100%', 'fr-CA', 'Acme Logistics : 100 % des requêtes API du mois utilisées'],
+    ])
+    expect(samples[0]?.text).toMatch(/^Bonjour Sam,\n\n/)
+    expect(samples[0]?.html).toContain('<html lang="fr-CA">')
+    expect(wrong.code).not.toBe(0)
+    expect(wrong.json.error.message).toBe('--locale takes en, fr-CA')
+  })
+})
