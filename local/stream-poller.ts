@@ -9,11 +9,13 @@ import {
   ExpiredIteratorException,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  type GetRecordsCommandOutput,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams'
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
 import { getCheckpoint, putCheckpoint } from '../shared/store/outbox-store.ts'
+import { relayBatches, resumeBefore } from './stream-batches.ts'
 
 type RelayHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>
 
@@ -26,12 +28,14 @@ export interface StreamPollerOptions {
   readonly intervalMs?: number
 }
 
+/** Relayed records an invocation carries at most: the event source mapping's batch size (lib/lms-stack.ts). */
+const BATCH_SIZE = 100
+
 /**
- * Records a poll reads at most: the event source mapping's batch size in AWS (lib/lms-stack.ts).
- * A batch's events leave the pending index when the whole batch is relayed, so a bigger batch
- * would keep them there longer (and let the sweeper relay them a second time under a backlog).
+ * Records a read returns at most (GetRecords' own maximum). The filter keeps about one record in
+ * five (lms-stack's filter criteria, local/stream-batches.ts), so a page this size fills batches.
  */
-const LIMIT = 100
+const PAGE = 1000
 
 /** Shards change seldom (a new one after hours, or a restart): they are listed again this often, not every poll. */
 const SHARD_REFRESH_MS = 1000
@@ -51,10 +55,20 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     credentials,
   })
   const iterators = new Map<string, string | undefined>()
+  const readAhead = new Map<string, Promise<GetRecordsCommandOutput>>()
+  // Checkpoints are written one after another, beside the relaying rather than before the next
+  // poll: the mapping in AWS keeps its position without a table write. A checkpoint that lags or
+  // fails only makes a restarted stack relay a batch again (idempotent); it is waited for before
+  // a checkpoint is read or a failed batch's position is written.
+  let checkpointing: Promise<void> = Promise.resolve()
+  const checkpointBeside = (shardId: string, sequenceNumber: string) => {
+    checkpointing = checkpointing.then(() => putCheckpoint(shardId, sequenceNumber)).catch(() => undefined)
+  }
   let running = true
   let loop: Promise<void> = Promise.resolve()
 
   async function iteratorFor(streamArn: string, shardId: string): Promise<string | undefined> {
+    await checkpointing
     const after = await getCheckpoint(shardId)
     const out = await streams.send(
       new GetShardIteratorCommand({
@@ -68,14 +82,25 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     return out.ShardIterator
   }
 
-  /** @returns true when the shard may hold more events right away (this poll relayed some, or was full) */
+  function read(iterator: string): Promise<GetRecordsCommandOutput> {
+    const page = streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: PAGE }))
+    page.catch(() => undefined)
+    return page
+  }
+
+  /**
+   * @returns true when the shard may hold more right away (this page was relayed or full, or it was
+   *   read ahead and came back empty: records may have arrived since)
+   */
   async function pollShard(streamArn: string, shardId: string): Promise<boolean> {
     if (!iterators.has(shardId)) iterators.set(shardId, await iteratorFor(streamArn, shardId))
     const iterator = iterators.get(shardId)
     if (!iterator) return false
+    const ahead = readAhead.get(shardId)
+    readAhead.delete(shardId)
     let out
     try {
-      out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: LIMIT }))
+      out = await (ahead ?? read(iterator))
     } catch (err) {
       if (err instanceof ExpiredIteratorException) iterators.delete(shardId)
       throw err
@@ -83,26 +108,39 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     const records = out.Records ?? []
     if (records.length === 0) {
       iterators.set(shardId, out.NextShardIterator)
-      return false
+      return ahead !== undefined
     }
-    const result = await options.handler(toEvent(records))
-    const failed = result.batchItemFailures[0]?.itemIdentifier
-    if (failed) {
-      // Resume at the failed record on the next poll, as the event source mapping would.
+    const batches = relayBatches(records, BATCH_SIZE)
+    // The next page is read while this one is relayed, as the event source mapping's poller reads
+    // ahead of its invocations; it is dropped if this page fails.
+    if (out.NextShardIterator && (batches.length > 0 || records.length === PAGE)) {
+      readAhead.set(shardId, read(out.NextShardIterator))
+    }
+    // Resume at the failed record on the next poll, as the event source mapping would: from the
+    // checkpoint (the last batch relayed), then just before the record the relay reported.
+    const retry = async (before?: string) => {
+      readAhead.delete(shardId)
       iterators.delete(shardId)
-      const before = records.findIndex((r) => r.dynamodb?.SequenceNumber === failed)
-      const last = before > 0 ? records[before - 1]?.dynamodb?.SequenceNumber : undefined
-      if (last) await putCheckpoint(shardId, last)
-      return false
+      await checkpointing
+      if (before) await putCheckpoint(shardId, before)
+    }
+    for (const batch of batches) {
+      let failed
+      try {
+        failed = (await options.handler(toEvent([...batch.records]))).batchItemFailures[0]?.itemIdentifier
+      } catch (err) {
+        await retry()
+        throw err
+      }
+      if (failed) {
+        await retry(resumeBefore(records, failed))
+        return false
+      }
+      // Checkpoint writes are stream records too: one a batch of events, none for a page without.
+      if (batch.checkpoint) checkpointBeside(shardId, batch.checkpoint)
     }
     iterators.set(shardId, out.NextShardIterator)
-    const relayedAny = records.some((r) =>
-      ['event', 'notification'].includes(r.dynamodb?.NewImage?.type?.S ?? ''),
-    )
-    const lastSeq = records.at(-1)?.dynamodb?.SequenceNumber
-    // Checkpoint writes are stream records too: write one only after a batch that carried events.
-    if (relayedAny && lastSeq) await putCheckpoint(shardId, lastSeq)
-    return relayedAny || records.length === LIMIT
+    return batches.length > 0 || records.length === PAGE
   }
 
   async function run(): Promise<void> {
@@ -133,6 +171,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     stop: async () => {
       running = false
       await loop.catch(() => undefined)
+      await checkpointing
     },
   }
 }

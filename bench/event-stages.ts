@@ -1,0 +1,115 @@
+/**
+ * Where an event's time goes between its write and its receiver, for `bench/events.ts`: each stage
+ * is stamped per delivery from the product's own SDK calls (the bench's middleware, never a
+ * production log), so the bench shows which wait makes the latency: the stream poll, the relay's
+ * batch, the queue or the worker.
+ */
+
+/** The stamps of one delivery, in ms since the epoch. */
+interface Stamps {
+  created?: number
+  written?: number
+  fannedOut?: number
+  sent?: number
+  marked?: number
+  claimed?: number
+  received?: number
+}
+
+type Stage = readonly [label: string, from: keyof Stamps, to: keyof Stamps]
+
+const STAGES: readonly Stage[] = [
+  ['write (event time → outbox write acknowledged)', 'created', 'written'],
+  ['stream (write → relay writes the delivery row)', 'written', 'fannedOut'],
+  ['relay (delivery row → message sent)', 'fannedOut', 'sent'],
+  ['relay batch (message sent → event marked relayed)', 'sent', 'marked'],
+  ['queue (message sent → worker claims the delivery)', 'sent', 'claimed'],
+  ['worker (claim → receiver has the request)', 'claimed', 'received'],
+  ['total (event time → receiver)', 'created', 'received'],
+]
+
+type Middleware = (
+  next: (args: { input: unknown }) => Promise<unknown>,
+  context: { commandName?: string },
+) => (args: { input: unknown }) => Promise<unknown>
+
+interface Instrumentable {
+  middlewareStack: { add: (...args: never[]) => void }
+}
+
+const DELIVERY = /WHDELIVERY#([0-9a-f-]{36})/
+const OUTBOX_EVENT = /OUTBOX#[^"#]*#([0-9a-f-]{36})/g
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0
+
+export function stageTracer(deliveryIdOf: (eventId: string) => string) {
+  const byDelivery = new Map<string, Stamps>()
+  const stamp = (deliveryId: string, at: keyof Stamps, when = Date.now(), first = true) => {
+    const s = byDelivery.get(deliveryId) ?? {}
+    if (!first || s[at] === undefined) s[at] = when
+    byDelivery.set(deliveryId, s)
+  }
+
+  const add = (client: Instrumentable, name: string, mw: Middleware) =>
+    (client.middlewareStack.add as unknown as (m: Middleware, o: { step: string; name: string }) => void)(
+      mw,
+      { step: 'initialize', name },
+    )
+
+  return {
+    /** Stamps the relay's delivery row, the worker's claim and the marking of events relayed. */
+    watchDynamo(client: Instrumentable): void {
+      add(client, 'benchStages', (next, context) => async (args) => {
+        const op = context.commandName
+        const text = JSON.stringify(args.input)
+        const started = Date.now()
+        const out = await next(args)
+        const delivery = DELIVERY.exec(text)?.[1]
+        if (op === 'PutCommand' || op === 'PutItemCommand') {
+          if (delivery) stamp(delivery, 'fannedOut', started)
+        } else if ((op === 'UpdateCommand' || op === 'UpdateItemCommand') && delivery) {
+          stamp(delivery, 'claimed', started)
+        }
+        // The bench's own event writes are transactions too, of puts: only updates mark an event.
+        if (op?.startsWith('Update') || (op?.startsWith('Transact') && text.includes('"Update":'))) {
+          for (const m of text.matchAll(OUTBOX_EVENT)) if (m[1]) stamp(deliveryIdOf(m[1]), 'marked')
+        }
+        return out
+      })
+    },
+    /** Stamps the relay's message to the webhooks queue, once it is accepted. */
+    watchQueue(client: Instrumentable): void {
+      add(client, 'benchStages', (next, context) => async (args) => {
+        const out = await next(args)
+        if (context.commandName === 'SendMessageCommand') {
+          const body = (args.input as { MessageBody?: string }).MessageBody ?? '{}'
+          const { deliveryId } = JSON.parse(body) as { deliveryId?: string }
+          if (deliveryId) stamp(deliveryId, 'sent')
+        }
+        return out
+      })
+    },
+    written(eventId: string, createdAt: string): void {
+      const id = deliveryIdOf(eventId)
+      stamp(id, 'created', Date.parse(createdAt))
+      stamp(id, 'written')
+    },
+    received(deliveryId: string): void {
+      stamp(deliveryId, 'received')
+    },
+    /** Forgets every stamp (after a warm-up). */
+    clear(): void {
+      byDelivery.clear()
+    },
+    /** One line a stage: p50 and p95 of its duration over the deliveries that reached both ends. */
+    report(): string[] {
+      return STAGES.map(([label, from, to]) => {
+        const ds = [...byDelivery.values()]
+          .flatMap((s) => (s[from] !== undefined && s[to] !== undefined ? [s[to] - s[from]] : []))
+          .sort((a, b) => a - b)
+        return `  ${label.padEnd(52)} p50 ${String(percentile(ds, 0.5)).padStart(6)} ms  p95 ${String(percentile(ds, 0.95)).padStart(6)} ms  (n=${ds.length})`
+      })
+    },
+  }
+}
