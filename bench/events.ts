@@ -6,8 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { startStores } from '../local/stores.ts'
-import { freePort } from '../local/free-port.ts'
+import { BENCH_REGION, BENCH_TABLE, startBenchStores } from './bench-stores.ts'
 import { stageTracer } from './event-stages.ts'
 import { cpuSince } from './process-cpu.ts'
 
@@ -19,8 +18,6 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 300)
  * pipeline. `BENCH_WARMUP_EVENTS=0` measures a cold stack.
  */
 const WARMUP = Number(process.env.BENCH_WARMUP_EVENTS ?? 200)
-const REGION = 'us-east-1'
-const TABLE = 'lms'
 
 interface Counter {
   readonly byOp: Map<string, number>
@@ -48,22 +45,12 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0
 
 async function main(): Promise<void> {
-  const stores = await startStores({
-    dataDir: ':memory:',
-    dynamoPort: await freePort(),
-    emulatorPort: await freePort(),
-    tableName: TABLE,
-    region: REGION,
+  const stores = await startBenchStores({
+    LMS_ALLOW_LOOPBACK_TARGETS: '1',
+    LMS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   })
   const webhooks = stores.queues.webhooks
   Object.assign(process.env, {
-    LMS_DYNAMODB_ENDPOINT: stores.dynamoEndpoint,
-    LMS_SQS_ENDPOINT: stores.emulatorEndpoint,
-    LMS_TABLE_NAME: TABLE,
-    AWS_REGION: REGION,
-    LMS_LOG_LEVEL: 'silent',
-    LMS_ALLOW_LOOPBACK_TARGETS: '1',
-    LMS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     LMS_WEBHOOKS_QUEUE_URL: webhooks?.url ?? '',
   })
   const received: number[] = []
@@ -99,7 +86,7 @@ async function main(): Promise<void> {
   count(sqs as never, queue)
   stages.watchDynamo(dynamo as never)
   stages.watchQueue(sqs as never)
-  const workers = startWorkers({ stores, region: REGION, tableName: TABLE, relay: true })
+  const workers = startWorkers({ stores, region: BENCH_REGION, tableName: BENCH_TABLE, relay: true })
 
   /** Writes `n` events with 8 writers, as fast as they go. @returns when the last write was acknowledged */
   const writeEvents = async (n: number): Promise<number> => {

@@ -6,14 +6,11 @@
  */
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { startStores } from '../local/stores.ts'
-import { freePort } from '../local/free-port.ts'
+import { startBenchStores } from './bench-stores.ts'
 import { exportsBucketName } from '../shared/store/table-schema.ts'
 
 const ROWS = 50_000
 const COURSES = 20
-const REGION = 'us-east-1'
-const TABLE = 'lms'
 const TARGETS = { xlsxMs: 3000, peakRssMb: 256 }
 
 function progress(step: string): void {
@@ -50,26 +47,12 @@ function runWorker(env: NodeJS.ProcessEnv, args: readonly string[], heapMb?: num
 
 async function main(): Promise<void> {
   progress('starting DynamoDB Local and the SQS/S3 emulator in memory')
-  const stores = await startStores({
-    dataDir: ':memory:',
-    dynamoPort: await freePort(),
-    emulatorPort: await freePort(),
-    tableName: TABLE,
-    region: REGION,
+  const stores = await startBenchStores({
+    LMS_EXPORTS_BUCKET: exportsBucketName,
+    LMS_TENANT_CACHE_MS: '5000',
   })
   try {
-    const env = {
-      ...process.env,
-      LMS_DYNAMODB_ENDPOINT: stores.dynamoEndpoint,
-      LMS_SQS_ENDPOINT: stores.emulatorEndpoint,
-      LMS_S3_ENDPOINT: stores.emulatorEndpoint,
-      LMS_EXPORTS_BUCKET: exportsBucketName,
-      LMS_TABLE_NAME: TABLE,
-      AWS_REGION: REGION,
-      LMS_LOG_LEVEL: 'silent',
-      LMS_TENANT_CACHE_MS: '5000',
-    }
-    Object.assign(process.env, env)
+    const env = { ...process.env }
     const { createTenant } = await import('../shared/services/tenants-service.ts')
     const { publishedCourses } = await import('./course-fixtures.ts')
     const { batchPut } = await import('../shared/store/db.ts')

@@ -10,8 +10,7 @@
  * enrollments); the committed figures are from a full-scale run. BENCH_SEED_CONCURRENCY (default 4)
  * is the number of BatchWriteItem calls in flight while seeding.
  */
-import { startStores } from '../local/stores.ts'
-import { freePort } from '../local/free-port.ts'
+import { startBenchStores } from './bench-stores.ts'
 
 const SCALE = Number(process.env.BENCH_SCALE ?? '1')
 const USERS = Math.round(10_000 * SCALE)
@@ -19,8 +18,6 @@ const PER_USER = 10
 const COURSES = Math.max(20, Math.round(200 * Math.min(1, SCALE * 4)))
 const SEED_CONCURRENCY = Number(process.env.BENCH_SEED_CONCURRENCY ?? '4')
 const TARGET_RCU = 50
-const REGION = 'us-east-1'
-const TABLE = 'lms'
 const DAY = 86_400_000
 
 function progress(step: string): void {
@@ -29,25 +26,13 @@ function progress(step: string): void {
 
 async function main(): Promise<void> {
   if (!(SCALE > 0 && SCALE <= 1)) throw new Error('BENCH_SCALE must be in (0, 1]')
-  const stores = await startStores({
-    dataDir: ':memory:',
-    dynamoPort: await freePort(),
-    emulatorPort: await freePort(),
-    tableName: TABLE,
-    region: REGION,
+  const stores = await startBenchStores({
+    // A request that fails logs why (one line per request otherwise).
+    LMS_LOG_LEVEL: 'info',
+    // Every request of the run finds the tenant cached: the figures are the reports' own reads.
+    LMS_TENANT_CACHE_MS: '3600000',
   })
   try {
-    Object.assign(process.env, {
-      LMS_DYNAMODB_ENDPOINT: stores.dynamoEndpoint,
-      LMS_SQS_ENDPOINT: stores.emulatorEndpoint,
-      LMS_S3_ENDPOINT: stores.emulatorEndpoint,
-      LMS_TABLE_NAME: TABLE,
-      AWS_REGION: REGION,
-      // A request that fails logs why (one line per request otherwise).
-      LMS_LOG_LEVEL: 'info',
-      // Every request of the run finds the tenant cached: the figures are the reports' own reads.
-      LMS_TENANT_CACHE_MS: '3600000',
-    })
     const { runReportsBench, formatReports, reportFigures } = await import('./reports-run.ts')
     const { recordSection } = await import('./results-file.ts')
     const result = await runReportsBench({

@@ -5,13 +5,10 @@
  * bench/results-file.ts) and prints each beside the committed run's. Asserts nothing, but fails
  * (exit 1) on a bundle over 1 MiB (bench/bundles.ts).
  */
-import { startStores } from '../local/stores.ts'
-import { freePort } from '../local/free-port.ts'
+import { startBenchStores } from './bench-stores.ts'
 import { figuresOf, recordSection, resultsPath, startResults } from './results-file.ts'
 
 const USERS = 10_000
-const REGION = 'us-east-1'
-const TABLE = 'lms'
 
 function progress(step: string): void {
   process.stderr.write(`bench: ${step}...\n`)
@@ -20,23 +17,10 @@ function progress(step: string): void {
 async function main(): Promise<void> {
   const started = performance.now()
   progress('starting DynamoDB Local and the SQS/S3 emulator in memory')
-  const stores = await startStores({
-    dataDir: ':memory:',
-    dynamoPort: await freePort(),
-    emulatorPort: await freePort(),
-    tableName: TABLE,
-    region: REGION,
+  const stores = await startBenchStores({
+    LMS_TENANT_CACHE_MS: process.env.LMS_TENANT_CACHE_MS?.trim() || '5000',
   })
   try {
-    // Config is read when shared/config.ts is first imported: set everything before that.
-    process.env.LMS_DYNAMODB_ENDPOINT = stores.dynamoEndpoint
-    process.env.LMS_SQS_ENDPOINT = stores.emulatorEndpoint
-    process.env.LMS_S3_ENDPOINT = stores.emulatorEndpoint
-    process.env.LMS_TABLE_NAME = TABLE
-    process.env.AWS_REGION = REGION
-    process.env.LMS_LOG_LEVEL = 'silent'
-    process.env.LMS_TENANT_CACHE_MS = process.env.LMS_TENANT_CACHE_MS?.trim() || '5000'
-
     const { runBenchmark } = await import('./benchmark.ts')
     const { formatReport } = await import('./report.ts')
     const results = await runBenchmark({

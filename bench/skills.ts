@@ -10,8 +10,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { startStores } from '../local/stores.ts'
-import { freePort } from '../local/free-port.ts'
+import { startBenchStores } from './bench-stores.ts'
 import { figuresOf, recordSection } from './results-file.ts'
 
 const args = process.argv.slice(2)
@@ -21,30 +20,13 @@ const positional = args.filter((_, i) => dataFlag < 0 || (i !== dataFlag && i !=
 const PEOPLE = Number(positional[0] ?? 10_000)
 const SKILLS = 200
 const ROLES = 20
-const REGION = 'us-east-1'
-const TABLE = 'lms'
 const RUNS = 5
 /** Room for a request DynamoDB Local serves slowly (the Lambda itself has 10 s on DynamoDB). */
 const LONG_DEADLINE_MS = 600_000
 
 async function main(): Promise<void> {
-  const stores = await startStores({
-    dataDir: DATA_DIR ?? ':memory:',
-    dynamoPort: await freePort(),
-    emulatorPort: await freePort(),
-    tableName: TABLE,
-    region: REGION,
-  })
+  const stores = await startBenchStores({ LMS_TENANT_CACHE_MS: '5000' }, DATA_DIR)
   try {
-    Object.assign(process.env, {
-      LMS_DYNAMODB_ENDPOINT: stores.dynamoEndpoint,
-      LMS_SQS_ENDPOINT: stores.emulatorEndpoint,
-      LMS_S3_ENDPOINT: stores.emulatorEndpoint,
-      LMS_TABLE_NAME: TABLE,
-      AWS_REGION: REGION,
-      LMS_LOG_LEVEL: 'silent',
-      LMS_TENANT_CACHE_MS: '5000',
-    })
     const { createApiKey, createTenant, updateTenant } = await import('../shared/services/tenants-service.ts')
     const { seedUsers } = await import('../shared/store/users-store.ts')
     const { makeUsers } = await import('./seed.ts')

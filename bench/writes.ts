@@ -6,11 +6,7 @@
  * memory, as run.ts does; prints the figures, records them as the `writes` section of
  * bench/results.json beside the committed run's, and asserts nothing.
  */
-import { startStores } from '../local/stores.ts'
-import { freePort } from '../local/free-port.ts'
-
-const REGION = 'us-east-1'
-const TABLE = 'lms'
+import { BENCH_TABLE, startBenchStores } from './bench-stores.ts'
 
 function usersArg(): number {
   const i = process.argv.indexOf('--users')
@@ -21,22 +17,11 @@ function usersArg(): number {
 
 async function main(): Promise<void> {
   const userCount = usersArg()
-  const stores = await startStores({
-    dataDir: ':memory:',
-    dynamoPort: await freePort(),
-    emulatorPort: await freePort(),
-    tableName: TABLE,
-    region: REGION,
+  const stores = await startBenchStores({
+    LMS_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+    LMS_TENANT_CACHE_MS: process.env.LMS_TENANT_CACHE_MS?.trim() || '5000',
   })
   try {
-    // Config is read when shared/config.ts is first imported: set everything before that.
-    process.env.LMS_DYNAMODB_ENDPOINT = stores.dynamoEndpoint
-    process.env.LMS_SQS_ENDPOINT = stores.emulatorEndpoint
-    process.env.LMS_S3_ENDPOINT = stores.emulatorEndpoint
-    process.env.LMS_TABLE_NAME = TABLE
-    process.env.AWS_REGION = REGION
-    process.env.LMS_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'silent'
-    process.env.LMS_TENANT_CACHE_MS = process.env.LMS_TENANT_CACHE_MS?.trim() || '5000'
     const { config } = await import('../shared/config.ts')
     const { seedTenant } = await import('./seed.ts')
     const { runScenarios } = await import('./db-costs.ts')
@@ -45,7 +30,7 @@ async function main(): Promise<void> {
     const { publishedCourses } = await import('./course-fixtures.ts')
     const { dynamo } = await import('../shared/store/clients.ts')
     const { installCapacityModel } = await import('./modelled-capacity.ts')
-    installCapacityModel(dynamo, stores.dynamoEndpoint, TABLE)
+    installCapacityModel(dynamo, stores.dynamoEndpoint, BENCH_TABLE)
     const { handler: users } = await import('../functions/users/handler.ts')
     const { handler: groups } = await import('../functions/groups/handler.ts')
     const { handler: courses } = await import('../functions/courses/handler.ts')
