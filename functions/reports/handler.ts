@@ -13,6 +13,13 @@ import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { ok } from '../../shared/http/responses.ts'
 import { route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
+import {
+  complianceScope,
+  completionsScope,
+  coursePerformanceScope,
+  enrollmentsScope,
+  userActivityScope,
+} from '../../shared/services/report-queries.ts'
 import * as reports from '../../shared/services/reports-service.ts'
 import { getExport, queueExport } from './exports.ts'
 
@@ -23,12 +30,7 @@ export const completions = route('GET /api/v1/reports/completions', async ({ ten
   const page = paging(query)
   const sort = sorting(query, completionSorts, { by: 'completed_at', order: 'desc' })
   const { items, total } = await reports.completionsReport(tenant, {
-    courseId: f.course_id,
-    userId: f.user_id,
-    groupId: f.group_id,
-    completedAfter: f.completed_after,
-    completedBefore: f.completed_before,
-    passFail: f.pass_fail,
+    ...completionsScope(f),
     sortBy: sort.by,
     order: sort.order,
     offset: page.offset,
@@ -42,11 +44,7 @@ export const enrollments = route('GET /api/v1/reports/enrollments', async ({ ten
   const page = paging(query)
   const sort = sorting(query, enrollmentReportSorts, { by: 'enrolled_at', order: 'desc' })
   const { items, total } = await reports.enrollmentsReport(tenant, {
-    courseId: f.course_id,
-    groupId: f.group_id,
-    status: f.status,
-    enrolledAfter: f.enrolled_after,
-    enrolledBefore: f.enrolled_before,
+    ...enrollmentsScope(f),
     order: sort.order,
     offset: page.offset,
     limit: page.perPage,
@@ -58,10 +56,7 @@ export const compliance = route('GET /api/v1/reports/compliance', async ({ tenan
   const f = parseOrThrow(ComplianceFilters, query)
   const page = paging(query)
   const { items, total } = await reports.complianceReport(tenant, {
-    groupId: f.group_id,
-    courseId: f.course_id,
-    status: f.status,
-    asOf: f.as_of,
+    ...complianceScope(f),
     offset: page.offset,
     limit: page.perPage,
   })
@@ -72,11 +67,7 @@ export const userActivity = route('GET /api/v1/reports/users/activity', async ({
   const f = parseOrThrow(UserActivityFilters, query)
   const page = paging(query)
   const { items, total } = await reports.userActivityReport(tenant, {
-    groupId: f.group_id,
-    activeAfter: f.active_after,
-    activeBefore: f.active_before,
-    includeInactive: f.include_inactive ?? false,
-    userType: f.user_type,
+    ...userActivityScope(f),
     offset: page.offset,
     limit: page.perPage,
   })
@@ -89,10 +80,7 @@ export const coursePerformance = route(
     const f = parseOrThrow(CoursePerformanceFilters, query)
     const page = paging(query)
     const { items, total } = await reports.coursePerformanceReport(tenant, {
-      courseId: f.course_id,
-      category: f.category,
-      periodStart: f.period_start,
-      periodEnd: f.period_end,
+      ...coursePerformanceScope(f),
       offset: page.offset,
       limit: page.perPage,
     })

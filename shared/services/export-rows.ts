@@ -16,6 +16,13 @@ import type { ReportRows, ReportType } from '../domain/reports/rows.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { getCourseSummaries } from '../store/courses-store.ts'
 import { assignmentPages, completionPages, enrollmentPages } from '../store/report-pages.ts'
+import {
+  complianceScope,
+  completionsScope,
+  coursePerformanceScope,
+  enrollmentsScope,
+  userActivityScope,
+} from './report-queries.ts'
 import * as reports from './reports-service.ts'
 
 /** Course titles met so far: an export of many pages reads each course's title once. */
@@ -74,12 +81,7 @@ export function reportRows<R extends ReportType>(
       }
       return rowsOfListing(() =>
         reports.completionsReport(tenant, {
-          courseId: f.course_id,
-          userId: f.user_id,
-          groupId: f.group_id,
-          completedAfter: f.completed_after,
-          completedBefore: f.completed_before,
-          passFail: f.pass_fail,
+          ...completionsScope(f),
           sortBy: sort.by === 'score' ? 'score' : 'completed_at',
           order,
           ...all,
@@ -94,11 +96,7 @@ export function reportRows<R extends ReportType>(
       }
       return rowsOfListing(() =>
         reports.enrollmentsReport(tenant, {
-          courseId: f.course_id,
-          groupId: f.group_id,
-          status: f.status,
-          enrolledAfter: f.enrolled_after,
-          enrolledBefore: f.enrolled_before,
+          ...enrollmentsScope(f),
           order,
           ...all,
         }),
@@ -113,38 +111,20 @@ export function reportRows<R extends ReportType>(
         ) as Rows<R>
       }
       return rowsOfListing(() =>
-        reports.complianceReport(
-          tenant,
-          { groupId: f.group_id, courseId: f.course_id, status: f.status, asOf: f.as_of, ...all },
-          now,
-        ),
+        reports.complianceReport(tenant, { ...complianceScope(f), ...all }, now),
       ) as Rows<R>
     }
     case 'user_activity': {
       const f = v.parse(reportFilters.user_activity, filters)
       return rowsOfListing(() =>
-        reports.userActivityReport(
-          tenant,
-          {
-            groupId: f.group_id,
-            activeAfter: f.active_after,
-            activeBefore: f.active_before,
-            includeInactive: f.include_inactive ?? false,
-            userType: f.user_type,
-            ...all,
-          },
-          now,
-        ),
+        reports.userActivityReport(tenant, { ...userActivityScope(f), ...all }, now),
       ) as Rows<R>
     }
     case 'course_performance': {
       const f = v.parse(reportFilters.course_performance, filters)
       return rowsOfListing(() =>
         reports.coursePerformanceReport(tenant, {
-          courseId: f.course_id,
-          category: f.category,
-          periodStart: f.period_start,
-          periodEnd: f.period_end,
+          ...coursePerformanceScope(f),
           ...all,
         }),
       ) as Rows<R>
