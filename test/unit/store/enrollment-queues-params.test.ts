@@ -5,40 +5,14 @@ import { accessEndedByParams, oldestWaitlistedParams } from '../../../shared/sto
 import { enrollmentIdOfIndexKey, pairIndexKeys } from '../../../shared/store/enrollment-items.ts'
 import { insertEnrollmentsParams, saveEnrollmentParams } from '../../../shared/store/enrollments-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
+import { enrollmentFixture } from '../../helpers/enrollment-fixture.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
 const later = '2026-03-02T10:00:00.000Z'
 const ends = '2026-03-31T10:00:00.000Z'
 
-const enrollment = (over: Partial<Enrollment> = {}): Enrollment => ({
-  id: 'e-1',
-  userId: 'u-1',
-  courseId: 'c-1',
-  status: 'active',
-  dueDate: null,
-  completedAt: null,
-  source: 'native',
-  channel: 'api',
-  createdAt: at,
-  enrolledAt: at,
-  startedAt: null,
-  updatedAt: at,
-  progressPercent: 0,
-  score: null,
-  passFail: null,
-  certificateId: null,
-  certificateNumber: null,
-  certificateExpiresAt: null,
-  language: 'en',
-  timeSpentSeconds: 0,
-  lastActivityAt: null,
-  holdsSeat: false,
-  accessExpiresAt: null,
-  modules: {},
-  quizAttempts: [],
-  ...over,
-})
+const enrollment = (over: Partial<Enrollment> = {}): Enrollment => enrollmentFixture(over, at)
 
 describe('Function: pairIndexKeys', () => {
   it('puts an active enrollment with an end of access in the access-expiry index, by that end', () => {

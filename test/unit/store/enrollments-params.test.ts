@@ -3,6 +3,7 @@ import type { Enrollment } from '../../../shared/domain/enrollments/enrollment.t
 import { completeEnrollment } from '../../../shared/domain/enrollments/progress.ts'
 import { newEvent } from '../../../shared/domain/events.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
+import { enrollmentFixture } from '../../helpers/enrollment-fixture.ts'
 import {
   completionsParams,
   courseEnrollmentsParams,
@@ -23,36 +24,7 @@ const pk = `T#${tenant.id}`
 const at = '2026-03-01T10:00:00.000Z'
 const later = '2026-03-02T10:00:00.000Z'
 
-function enrollment(over: Partial<Enrollment> = {}): Enrollment {
-  return {
-    id: 'e-1',
-    userId: 'u-1',
-    courseId: 'c-1',
-    status: 'active',
-    dueDate: null,
-    completedAt: null,
-    source: 'native',
-    channel: 'api',
-    createdAt: at,
-    enrolledAt: at,
-    startedAt: null,
-    updatedAt: at,
-    progressPercent: 0,
-    score: null,
-    passFail: null,
-    certificateId: null,
-    certificateNumber: null,
-    certificateExpiresAt: null,
-    language: 'en',
-    timeSpentSeconds: 0,
-    lastActivityAt: null,
-    holdsSeat: false,
-    accessExpiresAt: null,
-    modules: {},
-    quizAttempts: [],
-    ...over,
-  }
-}
+const enrollment = (over: Partial<Enrollment> = {}): Enrollment => enrollmentFixture(over, at)
 
 const newRow = (over: Partial<Enrollment> = {}): NewEnrollment => ({
   enrollment: enrollment(over),

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Module } from '../../../../shared/domain/courses/module.ts'
 import type { Enrollment, ModuleProgress } from '../../../../shared/domain/enrollments/enrollment.ts'
+import { enrollmentFixture } from '../../../helpers/enrollment-fixture.ts'
 import {
   applyActivity,
   completeEnrollment,
@@ -43,34 +44,15 @@ const course = [watch, quiz, extra] as const
 
 /** An active enrollment on a clean slate, as the engine creates it. */
 function enrollment(overrides: Partial<Enrollment> = {}): Enrollment {
-  return {
-    id: '0f1e2d3c-4b5a-4968-8776-655443322110',
-    userId: '22222222-2222-4222-8222-222222222222',
-    courseId,
-    status: 'active',
-    dueDate: null,
-    completedAt: null,
-    source: 'native',
-    channel: 'api',
-    createdAt: enrolledAt,
+  return enrollmentFixture(
+    {
+      id: '0f1e2d3c-4b5a-4968-8776-655443322110',
+      userId: '22222222-2222-4222-8222-222222222222',
+      courseId,
+      ...overrides,
+    },
     enrolledAt,
-    startedAt: null,
-    updatedAt: enrolledAt,
-    progressPercent: 0,
-    score: null,
-    passFail: null,
-    certificateId: null,
-    certificateNumber: null,
-    certificateExpiresAt: null,
-    language: 'en',
-    timeSpentSeconds: 0,
-    lastActivityAt: null,
-    holdsSeat: false,
-    accessExpiresAt: null,
-    modules: {},
-    quizAttempts: [],
-    ...overrides,
-  }
+  )
 }
 
 /** Applies each change in turn, as successive requests would. */
