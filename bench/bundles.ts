@@ -101,8 +101,16 @@ interface Built {
 
 async function bundle(name: string, entry: string, outDir: string): Promise<Built> {
   const file = join(outDir, name, 'index.mjs')
-  const { metafile } = await build(esbuildOptions(entry, file))
+  const { metafile, warnings } = await build(esbuildOptions(entry, file))
   if (!metafile) throw new Error(`esbuild gave no metafile for ${name}`)
+  // package.json says the product's modules have no side effects at import (so esbuild drops a
+  // module none of whose exports a bundle uses): an import made only for its effect would be lost.
+  const ignored = warnings.filter((w) => w.id === 'ignored-bare-import')
+  if (ignored.length > 0)
+    throw new Error(
+      `bundle ${name}: ${ignored.map((w) => `${w.location?.file ?? '?'}: ${w.text}`).join('; ')}. ` +
+        'package.json has "sideEffects": false: import what the module exports instead.',
+    )
   const bytes = (await stat(file)).size
   refuseStaticImportsOfExternals(name, metafile)
   return { file, bytes, sourceMapBytes: (await stat(`${file}.map`)).size, metafile }
