@@ -28,12 +28,12 @@ export const neverLoadedInLambda: readonly string[] = [
 
 /**
  * Functions whose code imports one of those modules statically, so it must be in their bundle (a
- * Lambda would fail at load without it): the S3 client (export files: the reports group signs the
- * download URL, the export worker uploads) imports the event streams at load, for the S3
- * operations that stream. bench/bundles.ts fails the run when this list misses one.
+ * Lambda would fail at load without it): the S3 client (the export worker uploads the files)
+ * imports the event streams at load, for the S3 operations that stream. bench/bundles.ts fails the
+ * run when this list misses one.
  */
 const bundledWhereImportedStatically: Readonly<Record<string, readonly string[]>> = {
-  '@smithy/core/event-streams': ['reports', 'workers/export-build'],
+  '@smithy/core/event-streams': ['workers/export-build'],
 }
 
 /** The function of a handler's entry: `functions/<name>/handler.ts` is `<name>`, `functions/workers/<name>/...` `workers/<name>`. */
