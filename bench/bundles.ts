@@ -116,14 +116,21 @@ async function bundle(name: string, entry: string, outDir: string): Promise<Buil
   return { file, bytes, sourceMapBytes: (await stat(`${file}.map`)).size, metafile }
 }
 
-/** What lib/bundling.ts leaves out must only ever be reached by a dynamic import (a path a Lambda never takes). */
+/**
+ * What lib/bundling.ts leaves out must only ever be reached by a dynamic import (a path a Lambda
+ * never takes): read from the output's own imports, so a module esbuild dropped (tree-shaken, or
+ * free of side effects and unused) does not count, and one it kept does, whoever imported it.
+ */
 function refuseStaticImportsOfExternals(name: string, metafile: Metafile): void {
-  for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+  for (const { imports } of Object.values(metafile.outputs)) {
     for (const i of imports) {
       if (i.external && neverLoadedInLambda.includes(i.path) && i.kind !== 'dynamic-import') {
+        const by = Object.entries(metafile.inputs)
+          .filter(([, input]) => input.imports.some((x) => x.path === i.path && x.kind !== 'dynamic-import'))
+          .map(([path]) => path)
         throw new Error(
-          `bundle ${name}: ${input} imports ${i.path} statically (${i.kind}), but lib/bundling.ts leaves it out: ` +
-            `the Lambda would fail at load. Name ${name} for it in bundledWhereImportedStatically.`,
+          `bundle ${name} imports ${i.path} statically (${i.kind}; from ${by.join(', ') || '?'}), but lib/bundling.ts ` +
+            `leaves it out: the Lambda would fail at load. Name ${name} for it in bundledWhereImportedStatically.`,
         )
       }
     }
