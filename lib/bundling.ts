@@ -26,12 +26,37 @@ export const neverLoadedInLambda: readonly string[] = [
   '@smithy/core/event-streams',
 ]
 
+/**
+ * Functions whose code imports one of those modules statically, so it must be in their bundle (a
+ * Lambda would fail at load without it): the S3 client (the export worker uploads the files)
+ * imports the event streams at load, for the S3 operations that stream. bench/bundles.ts fails the
+ * run when this list misses one.
+ */
+const bundledWhereImportedStatically: Readonly<Record<string, readonly string[]>> = {
+  '@smithy/core/event-streams': ['workers/export-build'],
+}
+
+/** The function of a handler's entry: `functions/<name>/handler.ts` is `<name>`, `functions/workers/<name>/...` `workers/<name>`. */
+export function functionOf(entry: string): string {
+  const path = entry.replaceAll('\\', '/')
+  const at = path.lastIndexOf('/functions/')
+  const rest = at >= 0 ? path.slice(at + '/functions/'.length) : path
+  return rest.replace(/\/handler\.[cm]?[jt]s$/, '')
+}
+
+/** What a function's bundle leaves out: neverLoadedInLambda, but for what its code imports statically. */
+export function externalsFor(entry: string): string[] {
+  const fn = functionOf(entry)
+  return neverLoadedInLambda.filter((m) => !(bundledWhereImportedStatically[m] ?? []).includes(fn))
+}
+
 export const lambdaBundling = {
   format: 'esm',
   target: 'node24',
   minify: true,
   sourcemap: true,
   mainFields: ['module', 'main'],
+  /** The default; each function's own list is externalsFor(entry). */
   external: neverLoadedInLambda,
   // Some dependencies are CommonJS and call require(): give the ESM bundle one.
   banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
@@ -49,7 +74,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     minify: lambdaBundling.minify,
     sourcemap: lambdaBundling.sourcemap ? 'external' : false,
     mainFields: [...lambdaBundling.mainFields],
-    external: [...lambdaBundling.external],
+    external: externalsFor(entry),
     banner: { js: lambdaBundling.banner },
     metafile: true,
     logLevel: 'silent',

@@ -4,7 +4,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import type { Construct } from 'constructs'
-import { lambdaBundling } from './bundling.ts'
+import { externalsFor, lambdaBundling } from './bundling.ts'
 
 export interface RouteGroupFunctionProps {
   /** Path of the handler module (exports `handler`). */
@@ -40,7 +40,7 @@ export class RouteGroupFunction extends NodejsFunction {
         sourceMap: lambdaBundling.sourcemap,
         target: lambdaBundling.target,
         mainFields: [...lambdaBundling.mainFields],
-        externalModules: [...lambdaBundling.external],
+        externalModules: externalsFor(props.entry),
         banner: lambdaBundling.banner,
       },
     }

@@ -8,10 +8,10 @@
  * one the SDK's client sends (test/unit/crypto/secrets-manager.test.ts compares them), retried as
  * the SDK's standard mode retries: three attempts, on throttling, a 5xx or a network failure.
  */
-import { createHash, createHmac, type BinaryLike } from 'node:crypto'
 import { defaultProvider } from '@aws-sdk/credential-provider-node'
 import { SignatureV4 } from '@smithy/signature-v4'
 import { config } from '../config.ts'
+import { Sha256 } from './node-sha256.ts'
 
 type Credentials = ConstructorParameters<typeof SignatureV4>[0]['credentials']
 
@@ -34,27 +34,6 @@ const inAws = (): SecretsService => ({
   credentials: defaultProvider(),
 })
 let aws: SecretsService | undefined
-
-/** SHA-256 and HMAC-SHA-256 from node:crypto, in the shape the signer asks for. */
-class Sha256 {
-  private readonly hash
-  constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret))
-  }
-  update(data: string | ArrayBuffer | ArrayBufferView): void {
-    this.hash.update(bytes(data))
-  }
-  digest(): Promise<Uint8Array> {
-    return Promise.resolve(new Uint8Array(this.hash.digest()))
-  }
-}
-
-const bytes = (data: string | ArrayBuffer | ArrayBufferView): BinaryLike =>
-  typeof data === 'string'
-    ? data
-    : ArrayBuffer.isView(data)
-      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-      : new Uint8Array(data)
 
 class SecretsManagerError extends Error {
   constructor(

@@ -29,7 +29,8 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { writeReportFile } from '../exports/report-files.ts'
 import { errorFields, log } from '../log.ts'
 import { sendMessage } from '../queue/sqs.ts'
-import { presignExportFile, uploadExportFile } from '../store/export-files.ts'
+import { presignExportFile } from '../store/export-download-url.ts'
+import { uploadExportFile } from '../store/export-files.ts'
 import {
   claimExportJob,
   completeExportJob,

@@ -1,11 +1,10 @@
 /**
  * Export files in the exports bucket (private, encrypted, expired by a lifecycle rule): written as
  * a stream through a multipart upload, so the worker holds a few parts at most, never the file,
- * and read only through short-lived pre-signed GET URLs.
+ * and read only through short-lived pre-signed GET URLs (export-download-url.ts signs them).
  */
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { S3Client } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { Transform, type Writable } from 'node:stream'
 import { config } from '../config.ts'
 
@@ -79,17 +78,4 @@ export async function uploadExportFile<T>(
   }
   await done
   return { bytes, written }
-}
-
-/** A GET URL that downloads the file as `filename`, valid `seconds`. */
-export function presignExportFile(key: string, filename: string, seconds: number): Promise<string> {
-  return getSignedUrl(
-    exportsS3,
-    new GetObjectCommand({
-      Bucket: bucket(),
-      Key: key,
-      ResponseContentDisposition: `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`,
-    }),
-    { expiresIn: seconds },
-  )
 }
