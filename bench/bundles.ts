@@ -49,6 +49,15 @@ const KiB = 1024
 /** Above this the run fails: a bundle this size means the SDK or a dependency came in whole. */
 export const FAIL_ABOVE_BYTES = 1024 * KiB
 
+/**
+ * Bundles allowed past FAIL_ABOVE_BYTES, each for a dependency a requirement names: the export
+ * worker writes XLSX with exceljs's streaming writer (issue 14, item 5), about 1,060 KiB on its
+ * own. Its size is still measured and reported; it fails the run above this ceiling instead.
+ */
+const FAIL_ABOVE_BYTES_FOR: Partial<Record<BundleName, number>> = {
+  'workers/export-build': 2048 * KiB,
+}
+
 /** The size each bundle must stay under (minified); groups not named here, the default. */
 const LIMIT_BYTES: Partial<Record<BundleName, number>> = { plans: 60 * KiB, docs: 120 * KiB }
 const DEFAULT_LIMIT_BYTES = 250 * KiB
@@ -195,13 +204,15 @@ function coldImport(specifier: string, env: NodeJS.ProcessEnv): Promise<Timing> 
  * every bundle is measured and the figures are written, so the failure comes with them.
  */
 export function failIfTooLarge(result: BundlesResult): void {
-  const tooLarge = result.groups.filter((b) => b.bytes > FAIL_ABOVE_BYTES)
+  const ceiling = (b: BundlesResult['groups'][number]): number =>
+    FAIL_ABOVE_BYTES_FOR[b.group] ?? FAIL_ABOVE_BYTES
+  const tooLarge = result.groups.filter((b) => b.bytes > ceiling(b))
   if (tooLarge.length === 0) return
   throw new Error(
     tooLarge
       .map(
         (b) =>
-          `bundle ${b.group} is ${round(b.bytes / KiB, 1)} KiB, over the ${FAIL_ABOVE_BYTES / KiB} KiB that fails the bench: ` +
+          `bundle ${b.group} is ${round(b.bytes / KiB, 1)} KiB, over the ${ceiling(b) / KiB} KiB that fails the bench: ` +
           `largest packages ${b.largest.map((p) => `${p.name} ${round(p.bytes / KiB, 1)} KiB`).join(', ')}`,
       )
       .join('\n'),
