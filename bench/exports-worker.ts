@@ -49,9 +49,42 @@ async function fileOnly(format: 'csv' | 'xlsx', count: number): Promise<void> {
   )
 }
 
+/**
+ * `--reads-only <tenantId> <rows>`: the rows of the completions export read and made, no file:
+ * what reading DynamoDB (Local) costs. `--baseline <tenantId>`: the worker's modules loaded and
+ * one read made, nothing exported: what the process costs before any export.
+ */
+async function readsOnly(tenantId: string, count: number | undefined): Promise<void> {
+  const { getTenantById } = await import('../shared/store/tenants-store.ts')
+  await import('../functions/workers/export-build/handler.ts')
+  const tenant = await getTenantById(tenantId)
+  if (!tenant) throw new Error('no such tenant')
+  const { reportRows } = await import('../shared/services/export-rows.ts')
+  const started = performance.now()
+  const cpu = process.cpuUsage()
+  let rows = 0
+  if (count !== undefined) {
+    const read = reportRows(tenant, 'completions', {}, count)
+    while (!(await read.next()).done) rows += 1
+  }
+  const used = process.cpuUsage(cpu)
+  process.stdout.write(
+    `${JSON.stringify({
+      ms: Math.round(performance.now() - started),
+      cpuMs: Math.round((used.user + used.system) / 1000),
+      failed: 0,
+      rows,
+      rssAtStartMb: 0,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    })}\n`,
+  )
+}
+
 async function main(): Promise<void> {
   const [tenantId, jobId, rows] = process.argv.slice(2)
   if (tenantId === '--file-only') return fileOnly(jobId === 'xlsx' ? 'xlsx' : 'csv', Number(rows))
+  if (tenantId === '--reads-only') return readsOnly(jobId ?? '', Number(rows))
+  if (tenantId === '--baseline') return readsOnly(jobId ?? '', undefined)
   const { handler } = await import('../functions/workers/export-build/handler.ts')
   const event = {
     Records: [

@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { loadavg } from 'node:os'
 import { startBenchStores } from './bench-stores.ts'
 import { exportsBucketName } from '../shared/store/table-schema.ts'
 
@@ -104,7 +105,8 @@ async function main(): Promise<void> {
     await batchPut(items, 16)
 
     const figures: Record<string, number | boolean> = {}
-    const lines: string[] = []
+    const lines: string[] = [`load average (1 min) before the runs: ${loadavg()[0]?.toFixed(1)}`]
+    figures['loadAverageBefore1m'] = Math.round((loadavg()[0] ?? 0) * 10) / 10
     const queued = async (format: 'csv' | 'xlsx') => {
       const id = randomUUID()
       await createExportJob(tenant, {
@@ -160,6 +162,20 @@ async function main(): Promise<void> {
       figures[`${name}.peakRssMb`] = alone.peakRssMb
       lines.push(`${name}: ${alone.ms} ms wall (${alone.cpuMs} ms CPU), peak RSS ${alone.peakRssMb} MB`)
     }
+    // The reads alone (rows made, no file), and the process before any export.
+    progress(`reading the ${ROWS} rows alone (no file)`)
+    const reads = await runWorker(env, ['--reads-only', tenant.id, String(ROWS)])
+    figures[`reads only ${ROWS}.workerMs`] = reads.ms
+    figures[`reads only ${ROWS}.workerCpuMs`] = reads.cpuMs
+    figures[`reads only ${ROWS}.peakRssMb`] = reads.peakRssMb
+    lines.push(
+      `reads only ${ROWS}: ${reads.ms} ms wall (${reads.cpuMs} ms CPU), peak RSS ${reads.peakRssMb} MB`,
+    )
+    const baseline = await runWorker(env, ['--baseline', tenant.id])
+    figures['worker loaded, no export.peakRssMb'] = baseline.peakRssMb
+    lines.push(`worker loaded, no export: peak RSS ${baseline.peakRssMb} MB`)
+    figures['loadAverage1m'] = Math.round((loadavg()[0] ?? 0) * 10) / 10
+    lines.push(`load average (1 min) at the end: ${figures['loadAverage1m']}`)
     const xlsxMs = Number(figures[`completions ${ROWS} xlsx.workerMs`])
     const peak = Math.max(
       Number(figures[`completions ${ROWS} csv.peakRssMb`]),

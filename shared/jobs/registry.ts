@@ -5,6 +5,7 @@
  */
 import { runEnrollmentExpiry } from '../services/enrollment-expiry-job.ts'
 import { runUsageAlerts } from '../services/usage-alerts-job.ts'
+import { runStuckExports } from '../services/stuck-exports-job.ts'
 import type { JobName } from './schedule.ts'
 
 export type Job = (at: string) => Promise<Record<string, number>>
@@ -12,4 +13,5 @@ export type Job = (at: string) => Promise<Record<string, number>>
 export const jobs: Record<JobName, Job> = {
   'enrollment-expiry': runEnrollmentExpiry,
   'usage-alerts': runUsageAlerts,
+  'stuck-exports': runStuckExports,
 }

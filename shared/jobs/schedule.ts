@@ -8,6 +8,8 @@ export const jobSchedule = {
   'enrollment-expiry': { everyMinutes: 15 },
   /** Owners and admins hear at 80% and 100% of the monthly API cap (document 000, limits: every 15 minutes). */
   'usage-alerts': { everyMinutes: 15 },
+  /** Export jobs left `processing` an hour after their lease ran out fail (docs/decisions/0018). */
+  'stuck-exports': { everyMinutes: 15 },
 } as const satisfies Record<string, { readonly everyMinutes: number }>
 
 export type JobName = keyof typeof jobSchedule

@@ -1,13 +1,13 @@
 /**
  * The rows of an export: the same report, filters and order as the matching GET route, every row
  * instead of a page. Tenant-wide completions, enrollments and compliance (the large ones) read
- * their index page by page with the Query's cursor and hold one page at a time. A report narrowed
+ * their index page by page with the Query's cursor, only the row's attributes, a few pages ahead
+ * of the writer (store/report-pages.ts). A report narrowed
  * to a course, user or group, compliance by status, user activity and course performance are built
  * the way their route builds them (the route holds the same set to sort and count it) and are then
  * handed out in order: their size is bounded by that scope, by the tenant's users or its courses.
  */
 import * as v from 'valibot'
-import type { Enrollment } from '../domain/enrollments/enrollment.ts'
 import { complianceRow } from '../domain/reports/compliance.ts'
 import { completionRow, enrollmentRow } from '../domain/reports/enrollment-rows.ts'
 import { exportSort } from '../domain/reports/export-jobs.ts'
@@ -15,6 +15,7 @@ import { reportFilters } from '../domain/reports/queries.ts'
 import type { ReportRows, ReportType } from '../domain/reports/rows.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { getCourseSummaries } from '../store/courses-store.ts'
+import type { RowEnrollment } from '../store/export-row-items.ts'
 import { assignmentPages, completionPages, enrollmentPages } from '../store/report-pages.ts'
 import {
   complianceScope,
@@ -29,7 +30,7 @@ import * as reports from './reports-service.ts'
 class Titles {
   private readonly known = new Map<string, string>()
   constructor(private readonly tenant: TenantContext) {}
-  async of(page: readonly Enrollment[]): Promise<(courseId: string) => string> {
+  async of(page: readonly RowEnrollment[]): Promise<(courseId: string) => string> {
     const missing = [...new Set(page.map((e) => e.courseId))].filter((id) => !this.known.has(id))
     if (missing.length > 0) {
       for (const c of await getCourseSummaries(this.tenant, missing)) this.known.set(c.id, c.title)
@@ -40,8 +41,8 @@ class Titles {
 
 async function* rowsOfPages<R>(
   tenant: TenantContext,
-  pages: AsyncIterable<Enrollment[]>,
-  row: (e: Enrollment, title: string) => R,
+  pages: AsyncIterable<RowEnrollment[]>,
+  row: (e: RowEnrollment, title: string) => R,
 ): AsyncGenerator<R> {
   const titles = new Titles(tenant)
   for await (const page of pages) {

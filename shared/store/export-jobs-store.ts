@@ -20,6 +20,7 @@ import { deleteItem, getItem, putItem, updateOrCurrent, type Item } from './db.t
 import { decodeItem, nullable, withDefault } from './decode.ts'
 import { cond, conditionExpression, updateExpression } from './expression.ts'
 import { keys, TTL_ATTRIBUTE } from './keys.ts'
+import { leaseIndexAttributes, leaseIndexKeys } from './export-leases.ts'
 import { effectSteps } from './outbox-items.ts'
 import { commit, writeOrRefuse, type Step } from './transaction.ts'
 import { isRefused } from './store-errors.ts'
@@ -141,6 +142,7 @@ export function claimExportJobParams(
           claim_id: claim.claimId,
           lease_until: claim.leaseUntil,
           started_at: claim.now,
+          ...leaseIndexKeys(jobId, claim.leaseUntil),
         },
       },
       cond.and(
@@ -201,7 +203,7 @@ export function completeExportJobSteps(
                 truncated: result.truncated,
                 object_key: result.objectKey,
               },
-              remove: ['lease_until'],
+              remove: ['lease_until', ...leaseIndexAttributes],
             },
             heldBy(claimId),
           ),
@@ -239,7 +241,10 @@ export function failExportJobParams(
   return {
     Key: keys.exportJob(tenant, jobId),
     ...updateExpression(
-      { set: { status: 'failed', error: failure.error, failed_at: failure.at }, remove: ['lease_until'] },
+      {
+        set: { status: 'failed', error: failure.error, failed_at: failure.at },
+        remove: ['lease_until', ...leaseIndexAttributes],
+      },
       heldBy(claimId),
     ),
   }

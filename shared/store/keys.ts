@@ -209,6 +209,8 @@ export const keys = {
   /** Before every timestamp: an assignment without a completion sorts first. */
   noCompletion: '!',
   exportJob: (t: TenantContext, jobId: string): Key => ({ pk: tp(t), sk: `EXPORT#${jobId}` }),
+  /** gsi1 partition of the claimed export jobs of every tenant, by lease (shared/store/export-leases.ts). */
+  exportLeasesPk: 'EXPORT#LEASES',
 
   outboxPrefix: 'OUTBOX#',
   /** gsi1 partition of outbox events not yet relayed (sparse: relaying removes them from it). */

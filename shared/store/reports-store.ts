@@ -31,6 +31,11 @@ const afterValue = (value: string) => keys.sortKey(value, keys.missingDate)
 /** Below every id: `<value>#` bounds a key range just before every key of that value. */
 const beforeValue = (value: string) => `${value}#`
 
+/** The inclusive sort key bounds of a date index between two exclusive dates, dated keys only. */
+export function dateBounds(after?: string, before?: string): readonly [string, string] {
+  return [after ? afterValue(after) : '0', before ? beforeValue(before) : keys.missingDate]
+}
+
 /** The sort key range of a date index between two exclusive bounds, dated keys only. */
 function dateRange(
   index: { pk: string; sk: string },
@@ -38,10 +43,7 @@ function dateRange(
   after?: string,
   before?: string,
 ): Condition {
-  return cond.and(
-    cond.eq(index.pk, pk),
-    cond.between(index.sk, after ? afterValue(after) : '0', before ? beforeValue(before) : keys.missingDate),
-  )
+  return cond.and(cond.eq(index.pk, pk), cond.between(index.sk, ...dateBounds(after, before)))
 }
 
 export interface CompletionsRange {

@@ -25,6 +25,7 @@ import { recordActivity } from '../../shared/services/learner-service.ts'
 import { listSentMail } from '../../shared/services/mail-service.ts'
 import { exportsS3 } from '../../shared/store/export-files.ts'
 import { claimExportJob, createExportJob } from '../../shared/store/export-jobs-store.ts'
+import { lms } from '../helpers/cli.ts'
 import { parseCsv } from '../helpers/file-readers.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
@@ -185,5 +186,55 @@ describe('Export worker', () => {
     expect(objects.Contents?.map((o) => o.Key)).toEqual([`tenants/${t.tenant.id}/exports/${id}.csv`])
     const mails = await listSentMail({ tenantId: t.tenant.id, to: address })
     expect(mails.filter((m) => m.text.includes(id))).toHaveLength(1)
+  })
+
+  it('fails a job stuck in processing (its message went to the DLQ) when `lms jobs run stuck-exports` runs, and e-mails nothing', async () => {
+    // Prepare: a job claimed by a worker that died two hours ago and never delivered again, and one
+    // whose worker died half an hour ago (its message may still come back: not stuck yet)
+    const t = await newTenant()
+    await completions(t, 1)
+    const address = `stuck-${randomUUID().slice(0, 8)}@example.com`
+    const past = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()
+    const stuck = await queuedJob(t, { notifyEmail: address })
+    const recent = await queuedJob(t, { notifyEmail: address })
+    await claimExportJob(t.tenant, stuck, { claimId: 'dead', now: past(125), leaseUntil: past(120) })
+    await claimExportJob(t.tenant, recent, { claimId: 'dead', now: past(35), leaseUntil: past(30) })
+    const before = await t.api.get(`/api/v1/reports/export/${stuck}`)
+
+    // Act
+    const first = await lms('jobs', 'run', 'stuck-exports')
+    const failed = await t.api.get(`/api/v1/reports/export/${stuck}`)
+    const waiting = await t.api.get(`/api/v1/reports/export/${recent}`)
+    // Its message delivered after all: the job stays failed, nothing is built.
+    const late = await handler(delivery(t, stuck))
+    // The recent one's message comes back and builds it: its mail is the only one to the address.
+    expect(failures(await handler(delivery(t, recent)))).toBe(0)
+    const mails = await until(
+      () => listSentMail({ tenantId: t.tenant.id, to: address }),
+      (l) => l.some((m) => m.text.includes(recent)),
+    )
+
+    // Assess
+    expect(before.body.data.status).toBe('processing')
+    expect(first.code).toBe(0)
+    expect(first.json.failed).toBeGreaterThanOrEqual(1)
+    expect(failed.body.data).toMatchObject({
+      status: 'failed',
+      progress_percent: 0,
+      error: 'The export could not be built. Queue a new export to try again.',
+      row_count: null,
+      download_url: null,
+    })
+    expect(waiting.body.data.status).toBe('processing')
+    expect(failures(late)).toBe(0)
+    expect((await t.api.get(`/api/v1/reports/export/${stuck}`)).body.data.status).toBe('failed')
+    const objects = await exportsS3.send(
+      new ListObjectsV2Command({
+        Bucket: config.exportsBucket,
+        Prefix: `tenants/${t.tenant.id}/exports/${stuck}`,
+      }),
+    )
+    expect(objects.Contents ?? []).toEqual([])
+    expect(mails.filter((m) => m.text.includes(stuck))).toEqual([])
   })
 })

@@ -44,7 +44,11 @@ export function daysUntilExpiry(e: Completion, asOf: string): number | null {
 }
 
 /** A row for a completion of `asOf`'s past only: a completion after `asOf` did not exist yet. */
-export function complianceRow(e: Enrollment, courseTitle: string, asOf: string): ComplianceRow {
+export function complianceRow(
+  e: Completion & Pick<Enrollment, 'userId' | 'courseId'>,
+  courseTitle: string,
+  asOf: string,
+): ComplianceRow {
   const completedBy = e.completedAt !== null && Date.parse(e.completedAt) <= Date.parse(asOf)
   return {
     user_id: e.userId,

@@ -2,8 +2,28 @@
 import type { Enrollment } from '../enrollments/enrollment.ts'
 import type { CompletionRow, EnrollmentRow } from './rows.ts'
 
+/** What a completion row is made of (an export reads only these attributes). */
+export type CompletionSource = Pick<
+  Enrollment,
+  | 'id'
+  | 'userId'
+  | 'courseId'
+  | 'completedAt'
+  | 'language'
+  | 'score'
+  | 'passFail'
+  | 'timeSpentSeconds'
+  | 'certificateId'
+>
+
+/** What an enrollment row is made of. */
+export type EnrollmentSource = Pick<
+  Enrollment,
+  'id' | 'userId' | 'courseId' | 'status' | 'enrolledAt' | 'dueDate' | 'completedAt' | 'source' | 'language'
+>
+
 /** @throws Error when the enrollment is not completed (the listing reads completions only) */
-export function completionRow(e: Enrollment, courseTitle: string): CompletionRow {
+export function completionRow(e: CompletionSource, courseTitle: string): CompletionRow {
   if (e.completedAt === null) throw new Error(`Enrollment ${e.id} is not a completion`)
   return {
     enrollment_id: e.id,
@@ -19,7 +39,7 @@ export function completionRow(e: Enrollment, courseTitle: string): CompletionRow
   }
 }
 
-export function enrollmentRow(e: Enrollment, courseTitle: string): EnrollmentRow {
+export function enrollmentRow(e: EnrollmentSource, courseTitle: string): EnrollmentRow {
   return {
     enrollment_id: e.id,
     user_id: e.userId,

@@ -36,6 +36,19 @@ export const EXPORT_JOB_RETENTION_SECONDS = 30 * 24 * 3600
  */
 export const EXPORT_CLAIM_LEASE_SECONDS = 5 * 60
 
+/**
+ * A job still `processing` an hour after its lease ran out is stuck: its message went to the DLQ
+ * (or was never delivered again) with the job claimed. A live message would have taken the claim
+ * over long before: SQS hands a message out again after 24 minutes (six times the worker's limit),
+ * so an hour is two chances and more. The stuck-exports job fails it (shared/services).
+ */
+export const STUCK_EXPORT_AFTER_SECONDS = 60 * 60
+
+/** Leases that ran out before this moment are stuck at `at`. */
+export function stuckLeaseBefore(at: string): string {
+  return new Date(Date.parse(at) - STUCK_EXPORT_AFTER_SECONDS * 1000).toISOString()
+}
+
 /** Whatever failed, the job says this (never an internal message): a new job is the retry. */
 export const EXPORT_FAILED_MESSAGE = 'The export could not be built. Queue a new export to try again.'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ExportJob } from '../../../shared/domain/reports/export-jobs.ts'
+import { stuckLeaseBefore, type ExportJob } from '../../../shared/domain/reports/export-jobs.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import {
   claimExportJobParams,
@@ -9,6 +9,7 @@ import {
   getExportJobParams,
   withdrawExportJobParams,
 } from '../../../shared/store/export-jobs-store.ts'
+import { expiredLeasesParams, failStuckExportParams } from '../../../shared/store/export-leases.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
@@ -61,7 +62,8 @@ describe('Functions: export jobs', () => {
       '(attribute_exists(pk)) AND ((status = "queued") OR ((status = "processing") AND (lease_until < "2026-03-01T10:00:00.000Z")))',
     )
     expect(readable('UpdateExpression', p)).toBe(
-      'SET status = "processing", claim_id = "c1", lease_until = "2026-03-01T10:05:00.000Z", started_at = "2026-03-01T10:00:00.000Z"',
+      'SET status = "processing", claim_id = "c1", lease_until = "2026-03-01T10:05:00.000Z", started_at = "2026-03-01T10:00:00.000Z", ' +
+        'gsi1pk = "EXPORT#LEASES", gsi1sk = "2026-03-01T10:05:00.000Z#j1"',
     )
   })
 
@@ -84,13 +86,38 @@ describe('Functions: export jobs', () => {
       '(status = "processing") AND (claim_id = "c1")',
     )
     expect(readable('UpdateExpression', update ?? {})).toContain('status = "completed"')
-    expect(readable('UpdateExpression', update ?? {})).toContain('REMOVE lease_until')
+    expect(readable('UpdateExpression', update ?? {})).toContain('REMOVE lease_until, gsi1pk, gsi1sk')
     expect(steps[1]?.item.Put?.Item).toMatchObject({ type: 'notification', template: 'export_ready' })
 
     const failed = failExportJobParams(tenant, 'j1', 'c1', { error: 'E', at })
     expect(readable('ConditionExpression', failed)).toBe('(status = "processing") AND (claim_id = "c1")')
     expect(readable('UpdateExpression', failed)).toBe(
-      `SET status = "failed", error = "E", failed_at = "${at}" REMOVE lease_until`,
+      `SET status = "failed", error = "E", failed_at = "${at}" REMOVE lease_until, gsi1pk, gsi1sk`,
     )
+  })
+
+  it('finds the claimed jobs of every tenant whose lease ran out before a moment, in one key range', () => {
+    const p = expiredLeasesParams('2026-03-01T09:00:00.000Z')
+    expect(p.IndexName).toBe('gsi1')
+    expect(readable('KeyConditionExpression', p)).toBe(
+      '(gsi1pk = "EXPORT#LEASES") AND (gsi1sk < "2026-03-01T09:00:00.000Z")',
+    )
+    expect(readable('ProjectionExpression', p)).toBe('pk, sk, lease_until')
+  })
+
+  it('fails a stuck job only while it is still processing under the lease it was found with', () => {
+    const lease = { key, leaseUntil: '2026-03-01T08:00:00.000Z' }
+    const p = failStuckExportParams(lease, { error: 'E', at })
+    expect(p.Key).toEqual(key)
+    expect(readable('ConditionExpression', p)).toBe(
+      '(status = "processing") AND (lease_until = "2026-03-01T08:00:00.000Z")',
+    )
+    expect(readable('UpdateExpression', p)).toBe(
+      `SET status = "failed", error = "E", failed_at = "${at}" REMOVE lease_until, gsi1pk, gsi1sk`,
+    )
+  })
+
+  it('calls a lease stuck an hour after it ran out', () => {
+    expect(stuckLeaseBefore('2026-03-01T10:00:00.000Z')).toBe('2026-03-01T09:00:00.000Z')
   })
 })
