@@ -16,17 +16,26 @@ interface Stamps {
   received?: number
 }
 
-type Stage = readonly [label: string, from: keyof Stamps, to: keyof Stamps]
+type Stage = readonly [name: string, label: string, from: keyof Stamps, to: keyof Stamps]
 
 const STAGES: readonly Stage[] = [
-  ['write (event time → outbox write acknowledged)', 'created', 'written'],
-  ['stream (write → relay writes the delivery row)', 'written', 'fannedOut'],
-  ['relay (delivery row → message sent)', 'fannedOut', 'sent'],
-  ['relay batch (message sent → event marked relayed)', 'sent', 'marked'],
-  ['queue (message sent → worker claims the delivery)', 'sent', 'claimed'],
-  ['worker (claim → receiver has the request)', 'claimed', 'received'],
-  ['total (event time → receiver)', 'created', 'received'],
+  ['write', 'write (event time → outbox write acknowledged)', 'created', 'written'],
+  ['stream', 'stream (write → relay writes the delivery row)', 'written', 'fannedOut'],
+  ['relay', 'relay (delivery row → message sent)', 'fannedOut', 'sent'],
+  ['relayBatch', 'relay batch (message sent → event marked relayed)', 'sent', 'marked'],
+  ['queue', 'queue (message sent → worker claims the delivery)', 'sent', 'claimed'],
+  ['worker', 'worker (claim → receiver has the request)', 'claimed', 'received'],
+  ['total', 'total (event time → receiver)', 'created', 'received'],
 ]
+
+/** One stage's durations over the deliveries that reached both of its ends. */
+export interface StageSummary {
+  readonly name: string
+  readonly label: string
+  readonly p50: number
+  readonly p95: number
+  readonly n: number
+}
 
 type Middleware = (
   next: (args: { input: unknown }) => Promise<unknown>,
@@ -102,14 +111,21 @@ export function stageTracer(deliveryIdOf: (eventId: string) => string) {
     clear(): void {
       byDelivery.clear()
     },
-    /** One line a stage: p50 and p95 of its duration over the deliveries that reached both ends. */
-    report(): string[] {
-      return STAGES.map(([label, from, to]) => {
+    /** p50 and p95 of each stage's duration over the deliveries that reached both ends. */
+    summary(): StageSummary[] {
+      return STAGES.map(([name, label, from, to]) => {
         const ds = [...byDelivery.values()]
           .flatMap((s) => (s[from] !== undefined && s[to] !== undefined ? [s[to] - s[from]] : []))
           .sort((a, b) => a - b)
-        return `  ${label.padEnd(52)} p50 ${String(percentile(ds, 0.5)).padStart(6)} ms  p95 ${String(percentile(ds, 0.95)).padStart(6)} ms  (n=${ds.length})`
+        return { name, label, p50: percentile(ds, 0.5), p95: percentile(ds, 0.95), n: ds.length }
       })
+    },
+    /** One line a stage (summary). */
+    report(): string[] {
+      return this.summary().map(
+        ({ label, p50, p95, n }) =>
+          `  ${label.padEnd(52)} p50 ${String(p50).padStart(6)} ms  p95 ${String(p95).padStart(6)} ms  (n=${n})`,
+      )
     },
   }
 }

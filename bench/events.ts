@@ -6,10 +6,21 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { loadavg } from 'node:os'
 import { BENCH_REGION, BENCH_TABLE, startBenchStores } from './bench-stores.ts'
-import { stageTracer } from './event-stages.ts'
+import { stageTracer, type StageSummary } from './event-stages.ts'
 import { cpuSince } from './process-cpu.ts'
+import type { Figures } from './results-file.ts'
 
+/**
+ * Two measurements, because one burst cannot give both. Latency is taken at a steady rate below
+ * what the stack drains (events written one every 1000/RATE ms, open loop: a slow delivery never
+ * delays the next write), so it measures the path an event takes, not a queue. Throughput is
+ * taken at saturation: EVENTS written by 8 writers as fast as they go, which builds a backlog, so
+ * its p50 is mostly time spent queueing behind it (printed, not the latency goal).
+ */
+const STEADY_RATE = Number(process.env.BENCH_EVENT_RATE ?? 5)
+const STEADY_EVENTS = Number(process.env.BENCH_STEADY_EVENTS ?? 150)
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300)
 /**
  * Events sent through the whole path, and not measured, before the measured ones: a stack that
@@ -18,6 +29,29 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 300)
  * pipeline. `BENCH_WARMUP_EVENTS=0` measures a cold stack.
  */
 const WARMUP = Number(process.env.BENCH_WARMUP_EVENTS ?? 200)
+/** Figures go to bench/results.json only from the default run, so they compare like with like. */
+const DEFAULT_RUN = STEADY_RATE === 5 && STEADY_EVENTS === 150 && EVENTS === 300 && WARMUP === 200
+
+/** What one measured phase came to. */
+interface PhaseResult {
+  readonly events: number
+  readonly delivered: number
+  /** The machine's 1-minute load average when the phase started: other work on it moves latency most. */
+  readonly loadAverage: number
+  readonly writtenMs: number
+  readonly elapsedMs: number
+  readonly deliveriesPerSecond: number
+  readonly p50Ms: number
+  readonly p95Ms: number
+  readonly maxMs: number
+  readonly ownCpuMsPerEvent: number
+  readonly dynamoLocalCpuMsPerEvent: number
+  readonly stages: readonly StageSummary[]
+  readonly stageLines: readonly string[]
+  readonly calls: readonly (readonly [string, number])[]
+  readonly callsPerWebhook: number
+  readonly queueCalls: readonly (readonly [string, number])[]
+}
 
 interface Counter {
   readonly byOp: Map<string, number>
@@ -88,34 +122,43 @@ async function main(): Promise<void> {
   stages.watchQueue(sqs as never)
   const workers = startWorkers({ stores, region: BENCH_REGION, tableName: BENCH_TABLE, relay: true })
 
-  /** Writes `n` events with 8 writers, as fast as they go. @returns when the last write was acknowledged */
-  const writeEvents = async (n: number): Promise<number> => {
+  const writeOne = async () => {
+    const e = newEvent(
+      'user.created',
+      { userId: randomBytes(8).toString('hex'), email: 'x@example.com', role: 'learner' },
+      new Date().toISOString(),
+    )
+    await appendEvent(tenant, e)
+    stages.written(e.id, e.createdAt)
+  }
+  /** Writes `n` events with 8 writers, as fast as they go. */
+  const burst = async (n: number): Promise<void> => {
     let next = 0
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         while (next < n) {
           next++
-          const e = newEvent(
-            'user.created',
-            { userId: randomBytes(8).toString('hex'), email: 'x@example.com', role: 'learner' },
-            new Date().toISOString(),
-          )
-          await appendEvent(tenant, e)
-          stages.written(e.id, e.createdAt)
+          await writeOne()
         }
       }),
     )
-    return Date.now()
+  }
+  /** Writes `n` events at `perSecond`, each on its own schedule whether or not the last is acknowledged. */
+  const paced = async (n: number, perSecond: number): Promise<void> => {
+    const start = Date.now()
+    const writes: Promise<void>[] = []
+    for (let i = 0; i < n; i++) {
+      const due = start + (i * 1000) / perSecond
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()))
+      writes.push(writeOne())
+    }
+    await Promise.all(writes)
   }
   const deliveredAll = async (n: number, since: number) => {
     while (received.length < n && Date.now() - since < 300_000) await new Promise((r) => setTimeout(r, 20))
   }
-
-  if (WARMUP > 0) {
-    const warming = Date.now()
-    await writeEvents(WARMUP)
-    await deliveredAll(WARMUP, warming)
-    // Whatever the warm-up left in flight (its checkpoints, a late duplicate) is let settle.
+  const settle = async () => {
+    // Whatever a phase left in flight (its checkpoints, a late duplicate) is let settle.
     await new Promise((r) => setTimeout(r, 1000))
     received.length = 0
     db.byOp.clear()
@@ -123,43 +166,113 @@ async function main(): Promise<void> {
     stages.clear()
   }
 
-  const cpu = cpuSince()
-  const started = Date.now()
-  const written = await writeEvents(EVENTS)
-  await deliveredAll(EVENTS, started)
-  const done = Date.now()
-  const spent = cpu()
+  /** One measured phase: writes `n` events with `write`, waits for their deliveries. */
+  const phase = async (n: number, write: (n: number) => Promise<void>): Promise<PhaseResult> => {
+    const load = loadavg()[0] ?? 0
+    const cpu = cpuSince()
+    const started = Date.now()
+    await write(n)
+    const written = Date.now()
+    await deliveredAll(n, started)
+    const done = Date.now()
+    const spent = cpu()
+    const delivered = received.length
+    const per = (x: number) => x / Math.max(delivered, 1)
+    const calls = [...db.byOp.entries()]
+      // The bench's own event writes are one-put transactions: not the product's calls.
+      .map(([op, c]) => [op, op === 'TransactWriteItems' ? c - n : c] as const)
+      .filter(([, c]) => c > 0)
+    const latencies = [...received].sort((a, b) => a - b)
+    const result: PhaseResult = {
+      events: n,
+      delivered,
+      loadAverage: Math.round(load * 10) / 10,
+      writtenMs: written - started,
+      elapsedMs: done - started,
+      deliveriesPerSecond: Math.round((delivered * 10_000) / (done - started)) / 10,
+      p50Ms: percentile(latencies, 0.5),
+      p95Ms: percentile(latencies, 0.95),
+      maxMs: latencies.at(-1) ?? 0,
+      ownCpuMsPerEvent: Math.round(per(spent.ownMs) * 10) / 10,
+      dynamoLocalCpuMsPerEvent: Math.round(per(spent.childrenMs) * 10) / 10,
+      stages: stages.summary(),
+      stageLines: stages.report(),
+      calls,
+      callsPerWebhook: Math.round(per(calls.reduce((s, [, c]) => s + c, 0)) * 100) / 100,
+      queueCalls: [...queue.byOp.entries()],
+    }
+    await settle()
+    return result
+  }
+
+  if (WARMUP > 0) {
+    const warming = Date.now()
+    await burst(WARMUP)
+    await deliveredAll(WARMUP, warming)
+    await settle()
+  }
+  const steady = await phase(STEADY_EVENTS, (n) => paced(n, STEADY_RATE))
+  const saturated = await phase(EVENTS, burst)
   await workers.stop()
   server.close()
   await stores.stop()
 
-  const dbCalls = [...db.byOp.entries()]
-    .map(([op, n]) => [op, op === 'TransactWriteItems' ? n - EVENTS : n] as const)
-    .filter(([, n]) => n > 0)
-  const perEvent = (n: number) => (n / Math.max(received.length, 1)).toFixed(2)
-  const latencies = [...received].sort((a, b) => a - b)
+  const perEvent = (n: number, delivered: number) => (n / Math.max(delivered, 1)).toFixed(2)
+  const describe = (r: PhaseResult) => [
+    `latency from event to receiver: p50 ${r.p50Ms} ms, p95 ${r.p95Ms} ms, max ${r.maxMs} ms (load average ${r.loadAverage} at the start)`,
+    `throughput: ${r.deliveriesPerSecond} delivered events/s (${r.delivered} of ${r.events} delivered; written in ${r.writtenMs} ms, first write to last delivery ${r.elapsedMs} ms)`,
+    `CPU per delivered event (writes included): ${r.ownCpuMsPerEvent} ms this process (relay, workers, SQS emulator, writers), ${r.dynamoLocalCpuMsPerEvent} ms DynamoDB Local`,
+    'where an event waits (per delivery, from the product’s own calls):',
+    ...r.stageLines,
+    'product DynamoDB calls per delivered event (relay + worker; the event writes themselves excluded):',
+    ...r.calls.map(
+      ([op, n]) => `  ${op.padEnd(20)} ${String(n).padStart(6)}  (${perEvent(n, r.delivered)} per event)`,
+    ),
+    `  total                ${String(r.calls.reduce((s, [, n]) => s + n, 0)).padStart(6)}  (${r.callsPerWebhook} per event)`,
+    'product SQS calls per delivered event (the pollers’ receive/delete are the event source mapping’s):',
+    ...r.queueCalls.map(
+      ([op, n]) => `  ${op.padEnd(20)} ${String(n).padStart(6)}  (${perEvent(n, r.delivered)} per event)`,
+    ),
+  ]
   const lines = [
     'Events: outbox → stream relay → SQS → webhook worker → loopback receiver',
     '-----------------------------------------------------------------------',
     WARMUP > 0
       ? `after ${WARMUP} events through the whole path to warm the stack (not counted below)`
       : 'on a cold stack (no warm-up)',
-    `${EVENTS} user.created events written in ${written - started} ms (8 writers), ${received.length} delivered`,
-    `throughput: ${((received.length * 1000) / (done - started)).toFixed(1)} delivered events/s (first write to last delivery: ${done - started} ms)`,
-    `latency from event to receiver: p50 ${percentile(latencies, 0.5)} ms, p95 ${percentile(latencies, 0.95)} ms, max ${latencies.at(-1) ?? 0} ms`,
-    `CPU per delivered event (writes included): ${perEvent(spent.ownMs)} ms this process (relay, workers, SQS emulator, writers), ${perEvent(spent.childrenMs)} ms DynamoDB Local`,
-    'where an event waits (per delivery, from the product’s own calls):',
-    ...stages.report(),
-    'product DynamoDB calls per delivered event (relay + worker; the event writes themselves excluded):',
-    ...dbCalls.map(([op, n]) => `  ${op.padEnd(20)} ${String(n).padStart(6)}  (${perEvent(n)} per event)`),
-    `  total                ${String(dbCalls.reduce((s, [, n]) => s + n, 0)).padStart(6)}  (${perEvent(dbCalls.reduce((s, [, n]) => s + n, 0))} per event)`,
-    'product SQS calls per delivered event (the pollers’ receive/delete are the event source mapping’s):',
-    ...[...queue.byOp.entries()].map(
-      ([op, n]) => `  ${op.padEnd(20)} ${String(n).padStart(6)}  (${perEvent(n)} per event)`,
-    ),
+    '',
+    `Latency at a steady rate (the latency goal): ${STEADY_EVENTS} user.created events at ${STEADY_RATE}/s`,
+    ...describe(steady),
+    '',
+    `Throughput at saturation: ${EVENTS} user.created events written by 8 writers as fast as they go`,
+    '(the latency here is mostly queueing behind the backlog the burst builds)',
+    ...describe(saturated),
   ]
   process.stdout.write(`\n${lines.join('\n')}\n`)
-  process.exit(received.length === EVENTS ? 0 : 1)
+  if (DEFAULT_RUN) {
+    const { recordSection } = await import('./results-file.ts')
+    process.stdout.write(`\n${await recordSection('events', eventFigures({ steady, saturated }))}\n`)
+  }
+  process.exit(steady.delivered === STEADY_EVENTS && saturated.delivered === EVENTS ? 0 : 1)
+}
+
+/** The figures of bench/results.json's `events` section. */
+function eventFigures(runs: Record<string, PhaseResult>): Figures {
+  const out: Figures = {}
+  for (const [name, r] of Object.entries(runs)) {
+    for (const key of [
+      'loadAverage',
+      'deliveriesPerSecond',
+      'p50Ms',
+      'p95Ms',
+      'callsPerWebhook',
+      'ownCpuMsPerEvent',
+      'dynamoLocalCpuMsPerEvent',
+    ] as const)
+      out[`${name}.${key}`] = r[key]
+    for (const s of r.stages) out[`${name}.stage.${s.name}.p50Ms`] = s.p50
+  }
+  return out
 }
 
 main().catch((err: unknown) => {

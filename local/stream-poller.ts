@@ -40,6 +40,9 @@ const PAGE = 1000
 /** Shards change seldom (a new one after hours, or a restart): they are listed again this often, not every poll. */
 const SHARD_REFRESH_MS = 1000
 
+/** How often a shard's checkpoint is written at most while events flow (see checkpointBeside). */
+const CHECKPOINT_EVERY_MS = 1000
+
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' }
 
 /** Records as the Lambda event source delivers them (the SDK's shape is close enough). */
@@ -56,19 +59,38 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
   })
   const iterators = new Map<string, string | undefined>()
   const readAhead = new Map<string, Promise<GetRecordsCommandOutput>>()
-  // Checkpoints are written one after another, beside the relaying rather than before the next
-  // poll: the mapping in AWS keeps its position without a table write. A checkpoint that lags or
-  // fails only makes a restarted stack relay a batch again (idempotent); it is waited for before
-  // a checkpoint is read or a failed batch's position is written.
+  // Checkpoints are written beside the relaying rather than before the next poll, and at most one
+  // a shard every CHECKPOINT_EVERY_MS, the latest position only: the mapping in AWS keeps its
+  // position without a table write, and a checkpoint a batch was a put (and a stream record to
+  // read past) for every few events at a steady rate. A checkpoint that lags or fails only makes a
+  // restarted stack relay those batches again (idempotent); the unwritten ones are written before
+  // a checkpoint is read, a failed batch's position is written, or the poller stops.
   let checkpointing: Promise<void> = Promise.resolve()
+  const unwritten = new Map<string, string>()
+  let flushTimer: NodeJS.Timeout | undefined
+  let flushedAt = 0
+  const flush = (): Promise<void> => {
+    clearTimeout(flushTimer)
+    flushTimer = undefined
+    const positions = [...unwritten]
+    unwritten.clear()
+    flushedAt = Date.now()
+    checkpointing = checkpointing
+      .then(async () => {
+        for (const [shardId, sequenceNumber] of positions) await putCheckpoint(shardId, sequenceNumber)
+      })
+      .catch(() => undefined)
+    return checkpointing
+  }
   const checkpointBeside = (shardId: string, sequenceNumber: string) => {
-    checkpointing = checkpointing.then(() => putCheckpoint(shardId, sequenceNumber)).catch(() => undefined)
+    unwritten.set(shardId, sequenceNumber)
+    flushTimer ??= setTimeout(flush, Math.max(0, flushedAt + CHECKPOINT_EVERY_MS - Date.now()))
   }
   let running = true
   let loop: Promise<void> = Promise.resolve()
 
   async function iteratorFor(streamArn: string, shardId: string): Promise<string | undefined> {
-    await checkpointing
+    await flush()
     const after = await getCheckpoint(shardId)
     const out = await streams.send(
       new GetShardIteratorCommand({
@@ -121,7 +143,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     const retry = async (before?: string) => {
       readAhead.delete(shardId)
       iterators.delete(shardId)
-      await checkpointing
+      await flush()
       if (before) await putCheckpoint(shardId, before)
     }
     for (const batch of batches) {
@@ -171,7 +193,7 @@ export function startStreamPoller(options: StreamPollerOptions): { stop(): Promi
     stop: async () => {
       running = false
       await loop.catch(() => undefined)
-      await checkpointing
+      await flush()
     },
   }
 }

@@ -61,6 +61,12 @@ export const WebhookMessage = v.object({
   tenantId: v.pipe(v.string(), v.nonEmpty()),
   deliveryId: v.pipe(v.string(), v.nonEmpty()),
   attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /**
+   * The delivery's endpoint, so the worker reads it beside its claim instead of after it (one
+   * round trip fewer before the request). Only a hint: the attempt uses the endpoint its claimed
+   * row names. Absent from messages queued before it was added.
+   */
+  endpointId: v.optional(v.pipe(v.string(), v.nonEmpty())),
 })
 export type WebhookMessage = v.InferOutput<typeof WebhookMessage>
 
@@ -146,6 +152,7 @@ export async function fanOut(
       tenantId: tenant.id,
       deliveryId: id,
       attempt: 1,
+      endpointId: endpoint.id,
     } satisfies WebhookMessage)
   }
   return endpoints.length
@@ -170,10 +177,14 @@ export function endpointReads(): EndpointRead {
 /** A queued attempt of a delivery whose tenant may be gone meanwhile (nothing to do then). */
 export async function attemptQueuedDelivery(
   msg: WebhookMessage,
-  endpoint: EndpointRead = readEndpoint,
+  endpoint: EndpointRead = endpointReads(),
 ): Promise<void> {
   const tenant = await getTenantById(msg.tenantId)
-  if (tenant) await attemptDelivery(tenant, msg, nowIso(), endpoint)
+  if (!tenant) return
+  // Read beside the claim: `endpoint` shares the read with the attempt (endpointReads), which
+  // follows only a claim that succeeded. A read that fails is read again by the attempt.
+  if (msg.endpointId) endpoint({ tenant, endpointId: msg.endpointId }).catch(() => undefined)
+  await attemptDelivery(tenant, msg, nowIso(), endpoint)
 }
 
 /**
@@ -308,6 +319,7 @@ export async function retryNow(
       tenantId: tenant.id,
       deliveryId: copy.id,
       attempt: 1,
+      endpointId: copy.endpointId,
     } satisfies WebhookMessage)
   } catch (err) {
     // Nothing else would ever queue this copy (the sweeper relays the outbox only): take it back.

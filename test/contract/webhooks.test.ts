@@ -4,6 +4,7 @@ import { EntitlementError } from '../../shared/domain/errors.ts'
 import { updateTenant } from '../../shared/services/tenants-service.ts'
 import {
   attemptDelivery,
+  attemptQueuedDelivery,
   createEndpoint,
   deleteEndpoint,
   listDeliveries,
@@ -224,6 +225,30 @@ describe('Webhooks: a worker that dies mid-attempt', () => {
     expect(r.requests).toHaveLength(1)
     const [d] = await listDeliveries(t.tenant, {})
     expect(d).toMatchObject({ id: deliveryId, status: 'delivered', attempts: 1, httpStatus: 200 })
+  })
+
+  it('sends to the endpoint its delivery names, whatever endpoint the message names', async () => {
+    // Prepare: a delivery for one endpoint, and a message naming another of the tenant's
+    const t = await newTenant()
+    const right = await startReceiver()
+    const wrong = await startReceiver()
+    const { endpoint } = await createEndpoint(t.tenant, `${right.url}/hook`, ['user.created'])
+    const other = await createEndpoint(t.tenant, `${wrong.url}/hook`, ['user.created'])
+    const deliveryId = await quietDelivery(t, endpoint.id)
+
+    // Act
+    await attemptQueuedDelivery({
+      tenantId: t.tenant.id,
+      deliveryId,
+      attempt: 1,
+      endpointId: other.endpoint.id,
+    })
+
+    // Assess
+    expect(right.requests).toHaveLength(1)
+    expect(wrong.requests).toHaveLength(0)
+    const [d] = await listDeliveries(t.tenant, {})
+    expect(d).toMatchObject({ id: deliveryId, endpointId: endpoint.id, status: 'delivered', attempts: 1 })
   })
 
   it('queues the next attempt again when the worker died after recording a failure', async () => {
