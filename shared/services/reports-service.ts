@@ -38,10 +38,14 @@ import {
   pageOfAssignments,
   pageOfCompletions,
   pageOfEnrollments,
+  pageOf as pageOfRange,
   reportableCourses,
   tenantEnrollmentCounters,
   usersSignedInDuring,
 } from '../store/reports-store.ts'
+import { pageOfCompletionsByScore } from '../store/report-score-reads.ts'
+import { currentStatusParams, readExpiryHistogram } from '../store/compliance-histogram-items.ts'
+import { complianceTotals } from '../domain/reports/compliance-totals.ts'
 import { batchGetUsers, listAllUsers } from '../store/users-store.ts'
 import { memberUserIds } from './groups-service.ts'
 
@@ -133,6 +137,10 @@ export async function completionsReport(
     const unfiltered = !range.after && !range.before && !range.passFail
     const known = unfiltered ? (await tenantEnrollmentCounters(tenant)).completions : undefined
     listed = await pageOfCompletions(tenant, range, q.offset, q.limit, known)
+  } else if (!range.after && !range.before) {
+    // rpt3 is in score order: the page is a Limit read, the total the counter (or a count of pass_fail).
+    const known = range.passFail ? undefined : (await tenantEnrollmentCounters(tenant)).completions
+    listed = await pageOfCompletionsByScore(tenant, range, q.offset, q.limit, known)
   } else {
     listed = pageOf((await allCompletions(tenant, range)).sort(byScore(q.order)), q)
   }
@@ -195,7 +203,15 @@ export async function complianceReport(
       (e) => isAssignment(e.status) && (!q.status || complianceStatus(e, asOf) === q.status),
     )
     listed = pageOf(assigned.sort(byKey((e) => `${assignmentSortValue(e)}#${e.id}`, 'asc')), q)
+  } else if (q.status && asOf >= now) {
+    // No completion is later than asOf: the status is one key range, its total the histogram's.
+    const [histogram, page] = await Promise.all([
+      readExpiryHistogram(tenant, asOf),
+      pageOfRange(currentStatusParams(tenant, q.status, asOf), q.offset, q.limit, 0),
+    ])
+    listed = { items: page.items, total: complianceTotals(histogram, asOf)[q.status] }
   } else if (q.status) {
+    // A past asOf: completions made after it count as none, which the histogram cannot tell.
     listed = pageOf(await assignmentsInStatus(tenant, q.status, asOf), q)
   } else {
     const [items, counters] = await Promise.all([

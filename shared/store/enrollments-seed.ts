@@ -3,7 +3,7 @@
  * enrollment transaction (insertEnrollmentsParams: pair guard, enrollment with its index and
  * report keys, the course's count and seats, the tenant's counters, the course's report tally),
  * but the puts go out in parallel BatchWriteItem calls and each course's updates once, instead of
- * one transaction per 19 rows. For an EMPTY set of (user, course) pairs only: no condition holds
+ * one transaction per 16 rows. For an EMPTY set of (user, course) pairs only: no condition holds
  * (an existing pair or enrollment is overwritten), no user is checked, no event is written, and
  * each enrollment is written in its final state (as if its later changes had been saved).
  */

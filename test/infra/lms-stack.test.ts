@@ -160,6 +160,7 @@ describe('Construct: LmsStack', () => {
       'gsi5',
       'rpt1',
       'rpt2',
+      'rpt3',
       'pos1',
     ])
     // The position index skips deep pages over entries that hold nothing but keys.

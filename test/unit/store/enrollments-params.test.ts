@@ -175,9 +175,14 @@ describe('Function: insertEnrollmentsParams', () => {
     })
     expect(counters?.Update).toMatchObject({
       Key: { pk, sk: 'COUNTERS' },
-      UpdateExpression: 'ADD #n0 :v0, #n1 :v1',
-      ExpressionAttributeNames: { '#n0': 'enrollments_total', '#n1': 'enrollments_status_active' },
-      ExpressionAttributeValues: { ':v0': 1, ':v1': 1 },
+      UpdateExpression: 'ADD #n0 :v0, #n1 :v1, #n2 :v2',
+      ExpressionAttributeNames: {
+        '#n0': 'enrollments_total',
+        '#n1': 'enrollments_status_active',
+        // The compliance histogram's assignments without a completion (decision 0023).
+        '#n2': 'assign_none',
+      },
+      ExpressionAttributeValues: { ':v0': 1, ':v1': 1, ':v2': 1 },
     })
     expect(counters?.Update?.ConditionExpression).toBeUndefined()
   })
