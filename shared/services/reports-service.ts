@@ -9,7 +9,15 @@ import type { Course } from '../domain/courses/course.ts'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
 import { ValidationError } from '../domain/errors.ts'
 import { complianceRow, complianceStatus, isAssignment } from '../domain/reports/compliance.ts'
-import { performanceRow, sumTallies, type CourseTally } from '../domain/reports/course-performance.ts'
+import {
+  addTallies,
+  emptyTally,
+  performanceRow,
+  sumTallies,
+  type CourseTally,
+} from '../domain/reports/course-performance.ts'
+import { periodParts } from '../domain/reports/period-days.ts'
+import { sumCourseDayTallies, tallyCreatedBetween } from '../store/course-day-tallies.ts'
 import { compareScore, completionRow, enrollmentRow } from '../domain/reports/enrollment-rows.ts'
 import type {
   ComplianceRow,
@@ -327,14 +335,17 @@ export async function coursePerformanceReport(
     courses = await reportableCourses(tenant, category?.id)
   }
   const page = pageOf(courses, q)
-  const period = { start: q.periodStart ?? '0000', end: q.periodEnd ?? '9999' }
+  // A period: its whole days from the course's day tallies, its partial days read exactly (rpt4).
+  const parts = periodParts(q.periodStart, q.periodEnd)
   const tallies =
     q.periodStart || q.periodEnd
       ? new Map(
           await mapLimit(page.items, MEMBER_QUERIES_IN_FLIGHT, async (c) => {
-            const list = await listCourseEnrollments(tenant, c.id)
-            const inside = list.filter((e) => e.createdAt >= period.start && e.createdAt <= period.end)
-            return [c.id, sumTallies(inside)] as const
+            const sums = await Promise.all([
+              parts.days ? sumCourseDayTallies(tenant, c.id, parts.days.first, parts.days.last) : emptyTally,
+              ...parts.edges.map((e) => tallyCreatedBetween(tenant, c.id, e.from, e.to)),
+            ])
+            return [c.id, sums.reduce((t, d) => addTallies(t, d), emptyTally)] as const
           }),
         )
       : await pageTallies(

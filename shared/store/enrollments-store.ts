@@ -12,6 +12,8 @@ import { addTallies, emptyTally, tallyDelta } from '../domain/reports/course-per
 import { courseTallySteps } from './course-report-items.ts'
 import { expiryBucketDelta } from '../domain/reports/compliance-totals.ts'
 import { expiryCounterDeltas, expiryMonthSteps } from './compliance-histogram-items.ts'
+import { dayTallyDeltas } from '../domain/reports/period-days.ts'
+import { courseDayTallySteps } from './course-day-tallies.ts'
 import { batchGet, getItem, type TransactItem } from './db.ts'
 import { enrollmentItem, pairIndexKeys, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
 import { cond, conditionExpression, isEmptyUpdate, updateExpression, type Condition } from './expression.ts'
@@ -231,6 +233,12 @@ export function insertEnrollmentsParams(
     ),
     // A reactivated row whose old completion had a dated expiry moves that month: one item per row at most.
     ...expiryMonthSteps(tenant, expiries),
+    // New rows share their creation day; a reactivated row keeps its own: one item per row at most.
+    ...courseDayTallySteps(
+      tenant,
+      courseId,
+      dayTallyDeltas(rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment }))),
+    ),
   ]
 }
 
@@ -368,6 +376,7 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
     ...skillLevelSteps(tenant, effects),
     ...courseTallySteps(tenant, before.courseId, tallyDelta(before, after)),
     ...expiryMonthSteps(tenant, expiries),
+    ...courseDayTallySteps(tenant, before.courseId, dayTallyDeltas([{ before, after }])),
   ]
 }
 

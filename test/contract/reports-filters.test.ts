@@ -119,3 +119,48 @@ describe('GET /api/v1/reports/compliance?status=', () => {
     expect(soonNow.meta.total).toBe(2)
   })
 })
+
+describe('GET /api/v1/reports/courses/performance with a period', () => {
+  it('counts the enrollments created inside the period, both ends included, across whole and partial days', async () => {
+    // Prepare: imported completions are created when they were completed; one enrollment today.
+    const t = await newTenant()
+    const c = await course(t)
+    const createdAt = [
+      '2026-03-01T22:00:00.000Z',
+      '2026-03-02T10:00:00.000Z',
+      '2026-03-04T23:59:59.999Z',
+      '2026-03-05T00:00:00.000Z',
+    ]
+    for (const at of createdAt) {
+      await importCompletion(t.tenant, {
+        userId: (await user(t)).id,
+        courseId: c.id,
+        completedAt: at,
+        score: 80,
+      })
+    }
+    await enroll(t, (await user(t)).id, c.id)
+    const figures = async (period: string) => {
+      const body = await listed(t, `/api/v1/reports/courses/performance?course_id=${c.id}&${period}`)
+      expect(body.data, period).toHaveLength(1)
+      const row = body.data[0] ?? {}
+      return [row.total_enrollments, row.completions]
+    }
+
+    // Act + Assess
+    expect(await figures('period_start=2026-03-01T22:00:00Z&period_end=2026-03-05T00:00:00Z')).toEqual([4, 4])
+    expect(await figures('period_start=2026-03-01T22:00:00.001Z&period_end=2026-03-05T00:00:00Z')).toEqual([
+      3, 3,
+    ])
+    expect(await figures('period_start=2026-03-01T00:00:00Z&period_end=2026-03-04T23:59:59.999Z')).toEqual([
+      3, 3,
+    ])
+    expect(await figures('period_start=2026-03-02T00:00:00Z&period_end=2026-03-04T23:59:59.998Z')).toEqual([
+      1, 1,
+    ])
+    expect(await figures('period_start=2026-03-02T09:00:00Z&period_end=2026-03-02T11:00:00Z')).toEqual([1, 1])
+    expect(await figures('period_start=2026-03-02T00:00:00Z')).toEqual([4, 3])
+    expect(await figures('period_end=2026-03-02T10:00:00Z')).toEqual([2, 2])
+    expect(await figures('period_start=2026-03-06T00:00:00Z&period_end=2026-03-07T00:00:00Z')).toEqual([0, 0])
+  })
+})

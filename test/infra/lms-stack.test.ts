@@ -161,6 +161,7 @@ describe('Construct: LmsStack', () => {
       'rpt1',
       'rpt2',
       'rpt3',
+      'rpt4',
       'pos1',
     ])
     // The position index skips deep pages over entries that hold nothing but keys.

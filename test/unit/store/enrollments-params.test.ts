@@ -137,8 +137,11 @@ describe('Function: insertEnrollmentsParams', () => {
       'course',
       undefined,
       undefined,
+      undefined,
     ])
-    const [pair, record, user, course, counters, tally] = steps.map((s) => s.item)
+    const [pair, record, user, course, counters, tally, day] = steps.map((s) => s.item)
+    // And the course's tally of its creation day (decision 0023).
+    expect(day?.Update?.Key).toEqual({ pk, sk: `RPTCDAY#c-1#${at.slice(0, 10)}` })
     // The course's report tally moves with it: one more enrollment.
     expect(tally?.Update).toEqual({
       Key: { pk, sk: 'RPTCOURSE#c-1' },
@@ -239,9 +242,11 @@ describe('Function: insertEnrollmentsParams', () => {
       'course',
       undefined,
       undefined,
+      undefined,
     ])
-    // One tally step for the group: two enrollments.
+    // One tally step for the group: two enrollments; one day tally step, the same day's.
     expect(steps[9]?.item.Update?.ExpressionAttributeValues).toMatchObject({ ':v2': 2 })
+    expect(steps[10]?.item.Update?.ExpressionAttributeValues).toMatchObject({ ':v3': 2 })
     expect(steps[4]?.item.Put?.Item).toMatchObject({
       pk,
       sk: `OUTBOX#${at}#${event.id}`,
@@ -270,6 +275,7 @@ describe('Function: insertEnrollmentsParams', () => {
       { row: 0, kind: 'duplicate' },
       { row: 0, kind: 'duplicate' },
       'course',
+      undefined,
       undefined,
       undefined,
     ])
@@ -353,7 +359,12 @@ describe('Function: saveEnrollmentParams', () => {
       ExpressionAttributeNames: { '#n2': 'drop_offs' },
       ExpressionAttributeValues: { ':v2': 1 },
     })
-    expect(steps).toHaveLength(6)
+    // And its creation day's tally, the same moves (decision 0023).
+    expect(steps[6]?.item.Update).toMatchObject({
+      Key: { pk, sk: expect.stringMatching(/^RPTCDAY#c-1#/) },
+      ExpressionAttributeValues: { ':v3': 1 },
+    })
+    expect(steps).toHaveLength(7)
   })
 
   it('writes the certificate a completion issues, once, as a new item', () => {

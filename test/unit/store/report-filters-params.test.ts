@@ -115,3 +115,39 @@ describe('The compliance histogram', () => {
     expect(currentStatusParams(tenant, 'compliant', asOf)).not.toHaveProperty('FilterExpression')
   })
 })
+
+describe('Course tallies by creation day (performance with a period)', () => {
+  it('adds each write to its course and creation day, in the same transaction as the enrollment', async () => {
+    const { courseDayTalliesParams, courseCreatedBetweenParams } =
+      await import('../../../shared/store/course-day-tallies.ts')
+    const created = '2026-03-01T22:00:00.000Z'
+    const steps = insertEnrollmentsParams(
+      tenant,
+      'c1',
+      [
+        {
+          enrollment: enrollment({ createdAt: created, enrolledAt: created }),
+          replaces: undefined,
+          effects: {},
+        },
+      ],
+      { seatLimit: null },
+    )
+    const day = steps.find((s) => s.item.Update?.Key?.sk === 'RPTCDAY#c1#2026-03-01')?.item.Update ?? {}
+    expect(readable('UpdateExpression', day)).toBe(
+      'SET course_id = "c1", day = "2026-03-01", type = "course_day_report" ADD enrollments 1',
+    )
+    expect(enrollmentItem(tenant, enrollment({ createdAt: created }))).toMatchObject({
+      rpt4pk: `${pk}#CCREATED#c1`,
+      rpt4sk: `${created}#${id}`,
+    })
+    expect(
+      readable('KeyConditionExpression', courseDayTalliesParams(tenant, 'c1', '2026-03-02', '2026-05-31')),
+    ).toBe(`(pk = "${pk}") AND (sk BETWEEN "RPTCDAY#c1#2026-03-02" AND "RPTCDAY#c1#2026-05-31")`)
+    const edge = courseCreatedBetweenParams(tenant, 'c1', created, '2026-03-01T23:59:59.999Z')
+    expect(edge.IndexName).toBe('rpt4')
+    expect(readable('KeyConditionExpression', edge)).toBe(
+      `(rpt4pk = "${pk}#CCREATED#c1") AND (rpt4sk BETWEEN "${created}" AND "2026-03-01T23:59:59.999Z#~")`,
+    )
+  })
+})
