@@ -44,10 +44,35 @@ export type RowResult = { readonly ok: Enrollment } | { readonly error: RefusalC
 
 /**
  * A row takes 5 transaction items: pair, enrollment, event, notification and its user's active
- * check (the rows of one course are distinct users, and an item may appear once per transaction);
- * with the course and the counters, 19 rows make 97 of DynamoDB's 100.
+ * check (the rows of one course are distinct users, and an item may appear once per transaction).
+ * A reactivated row may take 2 more (decision 0023): its old completion's expiry month and its own
+ * creation day's course tally. A group adds the course, the counters, the course's tally and the
+ * new rows' day tally, and one item is kept spare: 19 new rows make 99 of DynamoDB's 100.
  */
-export const ROWS_PER_TRANSACTION = 19
+const MAX_TRANSACTION_ITEMS = 100
+const GROUP_ITEMS = 5
+const rowItems = (p: { readonly replaces: unknown }) => (p.replaces ? 7 : 5)
+/** New rows (no reactivation) in one transaction: 19. */
+export const ROWS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - GROUP_ITEMS) / 5)
+
+/** Consecutive rows cut into groups whose items fit one transaction (in order; none empty). */
+export function transactionGroups<T>(rows: readonly T[], itemsOf: (row: T) => number): T[][] {
+  const groups: T[][] = []
+  let current: T[] = []
+  let items = GROUP_ITEMS
+  for (const row of rows) {
+    const n = itemsOf(row)
+    if (current.length > 0 && items + n > MAX_TRANSACTION_ITEMS) {
+      groups.push(current)
+      current = []
+      items = GROUP_ITEMS
+    }
+    current.push(row)
+    items += n
+  }
+  if (current.length > 0) groups.push(current)
+  return groups
+}
 const COURSES_IN_PARALLEL = 8
 
 interface Planned {
@@ -177,8 +202,8 @@ async function enrollGrouped(
   at: string,
   results: RowResult[],
 ): Promise<void> {
-  for (let i = 0; i < planned.length; i += ROWS_PER_TRANSACTION) {
-    let group = planned.slice(i, i + ROWS_PER_TRANSACTION)
+  for (const initial of transactionGroups(planned, rowItems)) {
+    let group = initial
     while (group.length > 0) {
       const rows = group.map((p) => newRow(p, course, p.status, channel, at))
       try {

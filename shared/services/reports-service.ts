@@ -9,7 +9,15 @@ import type { Course } from '../domain/courses/course.ts'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
 import { ValidationError } from '../domain/errors.ts'
 import { complianceRow, complianceStatus, isAssignment } from '../domain/reports/compliance.ts'
-import { performanceRow, sumTallies, type CourseTally } from '../domain/reports/course-performance.ts'
+import {
+  addTallies,
+  emptyTally,
+  performanceRow,
+  sumTallies,
+  type CourseTally,
+} from '../domain/reports/course-performance.ts'
+import { periodParts } from '../domain/reports/period-days.ts'
+import { sumCourseDayTallies, tallyCreatedBetween } from '../store/course-day-tallies.ts'
 import { compareScore, completionRow, enrollmentRow } from '../domain/reports/enrollment-rows.ts'
 import type {
   ComplianceRow,
@@ -38,10 +46,14 @@ import {
   pageOfAssignments,
   pageOfCompletions,
   pageOfEnrollments,
+  pageOf as pageOfRange,
   reportableCourses,
   tenantEnrollmentCounters,
   usersSignedInDuring,
 } from '../store/reports-store.ts'
+import { pageOfCompletionsByScore } from '../store/report-score-reads.ts'
+import { currentStatusParams, readExpiryHistogram } from '../store/compliance-histogram-items.ts'
+import { complianceTotals } from '../domain/reports/compliance-totals.ts'
 import { batchGetUsers, listAllUsers } from '../store/users-store.ts'
 import { memberUserIds } from './groups-service.ts'
 
@@ -133,6 +145,10 @@ export async function completionsReport(
     const unfiltered = !range.after && !range.before && !range.passFail
     const known = unfiltered ? (await tenantEnrollmentCounters(tenant)).completions : undefined
     listed = await pageOfCompletions(tenant, range, q.offset, q.limit, known)
+  } else if (!range.after && !range.before) {
+    // rpt3 is in score order: the page is a Limit read, the total the counter (or a count of pass_fail).
+    const known = range.passFail ? undefined : (await tenantEnrollmentCounters(tenant)).completions
+    listed = await pageOfCompletionsByScore(tenant, range, q.offset, q.limit, known)
   } else {
     listed = pageOf((await allCompletions(tenant, range)).sort(byScore(q.order)), q)
   }
@@ -195,7 +211,15 @@ export async function complianceReport(
       (e) => isAssignment(e.status) && (!q.status || complianceStatus(e, asOf) === q.status),
     )
     listed = pageOf(assigned.sort(byKey((e) => `${assignmentSortValue(e)}#${e.id}`, 'asc')), q)
+  } else if (q.status && asOf >= now) {
+    // No completion is later than asOf: the status is one key range, its total the histogram's.
+    const [histogram, page] = await Promise.all([
+      readExpiryHistogram(tenant, asOf),
+      pageOfRange(currentStatusParams(tenant, q.status, asOf), q.offset, q.limit, 0),
+    ])
+    listed = { items: page.items, total: complianceTotals(histogram, asOf)[q.status] }
   } else if (q.status) {
+    // A past asOf: completions made after it count as none, which the histogram cannot tell.
     listed = pageOf(await assignmentsInStatus(tenant, q.status, asOf), q)
   } else {
     const [items, counters] = await Promise.all([
@@ -311,14 +335,17 @@ export async function coursePerformanceReport(
     courses = await reportableCourses(tenant, category?.id)
   }
   const page = pageOf(courses, q)
-  const period = { start: q.periodStart ?? '0000', end: q.periodEnd ?? '9999' }
+  // A period: its whole days from the course's day tallies, its partial days read exactly (rpt4).
+  const parts = periodParts(q.periodStart, q.periodEnd)
   const tallies =
     q.periodStart || q.periodEnd
       ? new Map(
           await mapLimit(page.items, MEMBER_QUERIES_IN_FLIGHT, async (c) => {
-            const list = await listCourseEnrollments(tenant, c.id)
-            const inside = list.filter((e) => e.createdAt >= period.start && e.createdAt <= period.end)
-            return [c.id, sumTallies(inside)] as const
+            const sums = await Promise.all([
+              parts.days ? sumCourseDayTallies(tenant, c.id, parts.days.first, parts.days.last) : emptyTally,
+              ...parts.edges.map((e) => tallyCreatedBetween(tenant, c.id, e.from, e.to)),
+            ])
+            return [c.id, sums.reduce((t, d) => addTallies(t, d), emptyTally)] as const
           }),
         )
       : await pageTallies(

@@ -37,10 +37,16 @@ const TallyItem = v.object({
   complete_seconds_sum: n,
 })
 
-/** The ADD of a tally's non-zero moves to its course's item, or no step when nothing moves. */
-export function courseTallySteps(tenant: TenantContext, courseId: string, delta: CourseTally): Step<never>[] {
+/** A tally's non-zero moves by attribute name (an ADD), shared with the daily tallies. */
+export function tallyAdd(delta: CourseTally): Record<string, number> {
   const add: Record<string, number> = {}
   for (const f of tallyFields) if (delta[f] !== 0) add[attributeOf[f]] = delta[f]
+  return add
+}
+
+/** The ADD of a tally's non-zero moves to its course's item, or no step when nothing moves. */
+export function courseTallySteps(tenant: TenantContext, courseId: string, delta: CourseTally): Step<never>[] {
+  const add = tallyAdd(delta)
   if (isEmptyUpdate({ add })) return []
   const update = updateExpression({ add, set: { course_id: courseId, type: 'course_report' } })
   return [{ item: { Update: { Key: keys.courseReport(tenant, courseId), ...update } } }]

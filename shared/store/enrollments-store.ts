@@ -10,6 +10,10 @@ import type { Effects } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { addTallies, emptyTally, tallyDelta } from '../domain/reports/course-performance.ts'
 import { courseTallySteps } from './course-report-items.ts'
+import { expiryBucketDelta } from '../domain/reports/compliance-totals.ts'
+import { expiryCounterDeltas, expiryMonthSteps } from './compliance-histogram-items.ts'
+import { dayTallyDeltas } from '../domain/reports/period-days.ts'
+import { courseDayTallySteps } from './course-day-tallies.ts'
 import { batchGet, getItem, type TransactItem } from './db.ts'
 import { enrollmentItem, pairIndexKeys, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
 import { cond, conditionExpression, isEmptyUpdate, updateExpression, type Condition } from './expression.ts'
@@ -200,10 +204,14 @@ export function insertEnrollmentsParams(
   const users = new Set(rows.map((r) => r.enrollment.userId))
   if (users.size !== rows.length) throw new Error('An enrollment group holds one row per user')
   const deltas: Record<string, number> = {}
+  const expiries = expiryBucketDelta(
+    rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment })),
+  )
   for (const row of rows) {
     for (const [k, n] of Object.entries(statusCounterDeltas(row.replaces?.enrollment, row.enrollment)))
       deltas[k] = (deltas[k] ?? 0) + n
   }
+  for (const [k, n] of Object.entries(expiryCounterDeltas(expiries))) deltas[k] = (deltas[k] ?? 0) + n
   return [
     ...rows.flatMap((row, i) => [
       pairStep(tenant, row, i),
@@ -222,6 +230,14 @@ export function insertEnrollmentsParams(
         (t, row) => addTallies(t, tallyDelta(row.replaces?.enrollment, row.enrollment)),
         emptyTally,
       ),
+    ),
+    // A reactivated row whose old completion had a dated expiry moves that month: one item per row at most.
+    ...expiryMonthSteps(tenant, expiries),
+    // New rows share their creation day; a reactivated row keeps its own: one item per row at most.
+    ...courseDayTallySteps(
+      tenant,
+      courseId,
+      dayTallyDeltas(rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment }))),
     ),
   ]
 }
@@ -343,6 +359,7 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
           },
         ]
   const certificate = issuedCertificate(before, after)
+  const expiries = expiryBucketDelta([{ before, after }])
   return [
     {
       item: { Put: { Item: enrollmentItem(tenant, after), ...conditionExpression(asRead) } },
@@ -350,11 +367,16 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
     },
     ...pairMoves,
     ...courseMoveSteps(tenant, change),
-    ...addSteps(keys.counters(tenant), statusCounterDeltas(before, after)),
+    ...addSteps(keys.counters(tenant), {
+      ...statusCounterDeltas(before, after),
+      ...expiryCounterDeltas(expiries),
+    }),
     ...(certificate ? [certificateStep(tenant, certificate)] : []),
     ...effectSteps(tenant, effects),
     ...skillLevelSteps(tenant, effects),
     ...courseTallySteps(tenant, before.courseId, tallyDelta(before, after)),
+    ...expiryMonthSteps(tenant, expiries),
+    ...courseDayTallySteps(tenant, before.courseId, dayTallyDeltas([{ before, after }])),
   ]
 }
 

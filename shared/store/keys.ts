@@ -206,6 +206,17 @@ export const keys = {
   /** rpt2: enrollments by last activity, and users by last login (user activity). */
   enrollmentActivityPk: (t: TenantContext): string => `${tp(t)}#ENRACT`,
   userLoginsPk: (t: TenantContext): string => `${tp(t)}#LOGINS`,
+  /** Compliance histogram (decision 0023): assignments by certificate expiry day, a month an item. */
+  expiryMonth: (t: TenantContext, month: string): Key => ({ pk: tp(t), sk: `RPTEXPIRY#${month}` }),
+  /** A course's tally of the enrollments created on one UTC day (decision 0023: performance by period). */
+  courseDayReport: (t: TenantContext, courseId: string, day: string): Key => ({
+    pk: tp(t),
+    sk: `RPTCDAY#${courseId}#${day}`,
+  }),
+  /** rpt4: a course's enrollments by creation time (the partial days of a performance period). */
+  courseCreatedIndexPk: (t: TenantContext, courseId: string): string => `${tp(t)}#CCREATED#${courseId}`,
+  /** rpt3: completions by score (completions report, sort_by=score). */
+  scoresIndexPk: (t: TenantContext): string => `${tp(t)}#SCORES`,
   /** Before every timestamp: an assignment without a completion sorts first. */
   noCompletion: '!',
   exportJob: (t: TenantContext, jobId: string): Key => ({ pk: tp(t), sk: `EXPORT#${jobId}` }),

@@ -8,6 +8,11 @@
  * - rpt2, activity: enrollments with activity under `T#<t>#ENRACT` by `<last_activity_at>#<id>`,
  *   and users who signed in under `T#<t>#LOGINS` by `<last_login_at>#<id>`. A period's activity is
  *   a key range.
+ * - rpt3, completions by score: each completed enrollment under `T#<t>#SCORES` by
+ *   `<score, fixed width>#<id>` (`~#<id>` without a score, so it sorts last ascending and first
+ *   descending, as compareScore orders them). sort_by=score pages it with a Limit.
+ * - rpt4, a course's enrollments by creation: every enrollment under `T#<t>#CCREATED#<courseId>`
+ *   by `<created_at>#<id>`, so the part of a day a performance period covers is a key range.
  */
 import { isAssignment } from '../domain/reports/compliance.ts'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
@@ -17,9 +22,21 @@ import { keys } from './keys.ts'
 
 const rpt1 = { name: 'rpt1', pk: 'rpt1pk', sk: 'rpt1sk' } as const
 const rpt2 = { name: 'rpt2', pk: 'rpt2pk', sk: 'rpt2sk' } as const
+const rpt3 = { name: 'rpt3', pk: 'rpt3pk', sk: 'rpt3sk' } as const
+const rpt4 = { name: 'rpt4', pk: 'rpt4pk', sk: 'rpt4sk' } as const
 
-export const reportIndexes = { assignments: rpt1, activity: rpt2 } as const
-export const reportIndexList = [rpt1, rpt2] as const
+export const reportIndexes = { assignments: rpt1, activity: rpt2, scores: rpt3, courseCreated: rpt4 } as const
+export const reportIndexList = [rpt1, rpt2, rpt3, rpt4] as const
+
+/**
+ * A score as a sort key that orders as the number does: fixed width, four decimals; a negative
+ * score (never written by the quiz rules, kept orderable all the same) sorts before every other.
+ */
+export function scoreSortValue(score: number | null): string {
+  if (score === null || !Number.isFinite(score)) return keys.missingDate
+  const digits = (n: number) => n.toFixed(4).padStart(14, '0')
+  return score < 0 ? `-${digits(1e9 + score)}` : digits(score)
+}
 
 /** Where an assignment sorts on rpt1: by expiry; no completion first, a lasting one last. */
 export function assignmentSortValue(e: Pick<Enrollment, 'completedAt' | 'certificateExpiresAt'>): string {
@@ -42,6 +59,11 @@ export function enrollmentReportKeys(tenant: TenantContext, e: Enrollment): Item
           [rpt2.sk]: keys.sortKey(e.lastActivityAt, e.id),
         }
       : {}),
+    ...(e.completedAt !== null
+      ? { [rpt3.pk]: keys.scoresIndexPk(tenant), [rpt3.sk]: keys.sortKey(scoreSortValue(e.score), e.id) }
+      : {}),
+    [rpt4.pk]: keys.courseCreatedIndexPk(tenant, e.courseId),
+    [rpt4.sk]: keys.sortKey(e.createdAt, e.id),
   }
 }
 

@@ -85,7 +85,7 @@ export function enrolledRangeParams(tenant: TenantContext, q: EnrolledRange) {
 }
 
 /** A page of a range read (and the entries before it), and the range's size. */
-async function pageOf(
+export async function pageOf(
   params: Omit<QueryCommandInput, 'TableName'>,
   offset: number,
   limit: number,

@@ -160,6 +160,8 @@ describe('Construct: LmsStack', () => {
       'gsi5',
       'rpt1',
       'rpt2',
+      'rpt3',
+      'rpt4',
       'pos1',
     ])
     // The position index skips deep pages over entries that hold nothing but keys.

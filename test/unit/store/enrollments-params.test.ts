@@ -137,8 +137,11 @@ describe('Function: insertEnrollmentsParams', () => {
       'course',
       undefined,
       undefined,
+      undefined,
     ])
-    const [pair, record, user, course, counters, tally] = steps.map((s) => s.item)
+    const [pair, record, user, course, counters, tally, day] = steps.map((s) => s.item)
+    // And the course's tally of its creation day (decision 0023).
+    expect(day?.Update?.Key).toEqual({ pk, sk: `RPTCDAY#c-1#${at.slice(0, 10)}` })
     // The course's report tally moves with it: one more enrollment.
     expect(tally?.Update).toEqual({
       Key: { pk, sk: 'RPTCOURSE#c-1' },
@@ -175,9 +178,14 @@ describe('Function: insertEnrollmentsParams', () => {
     })
     expect(counters?.Update).toMatchObject({
       Key: { pk, sk: 'COUNTERS' },
-      UpdateExpression: 'ADD #n0 :v0, #n1 :v1',
-      ExpressionAttributeNames: { '#n0': 'enrollments_total', '#n1': 'enrollments_status_active' },
-      ExpressionAttributeValues: { ':v0': 1, ':v1': 1 },
+      UpdateExpression: 'ADD #n0 :v0, #n1 :v1, #n2 :v2',
+      ExpressionAttributeNames: {
+        '#n0': 'enrollments_total',
+        '#n1': 'enrollments_status_active',
+        // The compliance histogram's assignments without a completion (decision 0023).
+        '#n2': 'assign_none',
+      },
+      ExpressionAttributeValues: { ':v0': 1, ':v1': 1, ':v2': 1 },
     })
     expect(counters?.Update?.ConditionExpression).toBeUndefined()
   })
@@ -234,9 +242,11 @@ describe('Function: insertEnrollmentsParams', () => {
       'course',
       undefined,
       undefined,
+      undefined,
     ])
-    // One tally step for the group: two enrollments.
+    // One tally step for the group: two enrollments; one day tally step, the same day's.
     expect(steps[9]?.item.Update?.ExpressionAttributeValues).toMatchObject({ ':v2': 2 })
+    expect(steps[10]?.item.Update?.ExpressionAttributeValues).toMatchObject({ ':v3': 2 })
     expect(steps[4]?.item.Put?.Item).toMatchObject({
       pk,
       sk: `OUTBOX#${at}#${event.id}`,
@@ -265,6 +275,7 @@ describe('Function: insertEnrollmentsParams', () => {
       { row: 0, kind: 'duplicate' },
       { row: 0, kind: 'duplicate' },
       'course',
+      undefined,
       undefined,
       undefined,
     ])
@@ -348,7 +359,12 @@ describe('Function: saveEnrollmentParams', () => {
       ExpressionAttributeNames: { '#n2': 'drop_offs' },
       ExpressionAttributeValues: { ':v2': 1 },
     })
-    expect(steps).toHaveLength(6)
+    // And its creation day's tally, the same moves (decision 0023).
+    expect(steps[6]?.item.Update).toMatchObject({
+      Key: { pk, sk: expect.stringMatching(/^RPTCDAY#c-1#/) },
+      ExpressionAttributeValues: { ':v3': 1 },
+    })
+    expect(steps).toHaveLength(7)
   })
 
   it('writes the certificate a completion issues, once, as a new item', () => {

@@ -31,15 +31,17 @@ describe('Bench seeding of enrollments', () => {
     expect(writes.puts.slice(0, 4)).toEqual(c1.flatMap((s) => (s.item.Put ? [s.item.Put.Item] : [])))
     expect(writes.puts).toContainEqual(enrollmentItem(tenant, done))
     expect(writes.puts).toHaveLength(6)
-    expect(writes.updates.slice(0, 3)).toEqual(c1.flatMap((s) => (s.item.Update ? [s.item.Update] : [])))
-    // Per course: its count, the tenant's counters and its report tally (tallies included).
+    expect(writes.updates.slice(0, 4)).toEqual(c1.flatMap((s) => (s.item.Update ? [s.item.Update] : [])))
+    // Per course: its count, the tenant's counters, its report tally and its creation days' tallies.
     expect(writes.updates.map((u) => u.Key?.sk)).toEqual([
       expect.stringMatching(/^COURSE#c1/),
       'COUNTERS',
       'RPTCOURSE#c1',
+      expect.stringMatching(/^RPTCDAY#c1#/),
       expect.stringMatching(/^COURSE#c2/),
       'COUNTERS',
       'RPTCOURSE#c2',
+      expect.stringMatching(/^RPTCDAY#c2#/),
     ])
   })
 })
