@@ -51,6 +51,13 @@ const r = (
 
 const HOUR = 3600
 
+/**
+ * The LTI routes a stranger can call without a registered platform's signature, per client address
+ * and route (decision 0020): a login writes a state item, a launch or deep link may make the tool
+ * fetch a platform's key set. Room for a whole school behind one address starting a lesson.
+ */
+export const ltiPerIp: NonNullable<RouteDef['perIp']> = { limit: 300, windowSeconds: 300 }
+
 export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/plans', 'plans', null, { cors: true }),
   r('OPTIONS', '/api/v1/plans', 'plans', null),
@@ -121,10 +128,10 @@ export const routes: readonly RouteDef[] = [
   r('POST', '/api/v1/webhooks/deliveries/{id}/retry', 'webhooks', 'admin'),
 
   // LTI 1.3 (spec 001; decision 0020): keyless, the platform's OIDC and JWT protocol instead.
-  r('GET', '/api/v1/lti/login', 'lti', null),
-  r('POST', '/api/v1/lti/login', 'lti', null, { form: true }),
-  r('POST', '/api/v1/lti/launch', 'lti', null, { form: true }),
-  r('POST', '/api/v1/lti/deep-link', 'lti', null, { form: true }),
+  r('GET', '/api/v1/lti/login', 'lti', null, { perIp: ltiPerIp }),
+  r('POST', '/api/v1/lti/login', 'lti', null, { form: true, perIp: ltiPerIp }),
+  r('POST', '/api/v1/lti/launch', 'lti', null, { form: true, perIp: ltiPerIp }),
+  r('POST', '/api/v1/lti/deep-link', 'lti', null, { form: true, perIp: ltiPerIp }),
   r('GET', '/api/v1/lti/.well-known/jwks.json', 'lti', null),
   // The pages a launch lands on, on the tenant's host (session cookie, no key).
   r('GET', '/learn/{id}', 'lti', null),

@@ -19,6 +19,9 @@ import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { untilAllRelayed } from '../helpers/outbox.ts'
 import { until } from '../helpers/until.ts'
 
+/** Five attempts 1 s apart: seconds on an idle machine, minutes on a loaded one (only a hang hits this). */
+const FIVE_ATTEMPTS_MS = 240_000
+
 async function createUser(t: TestTenant) {
   const reply = await t.api.post('/api/v1/users', userBody())
   expect(reply.status).toBe(201)
@@ -89,17 +92,16 @@ describe('Webhooks: delivery', () => {
     const r = await startReceiver(() => ({ status: 503, body: 'e'.repeat(10_000) }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await createUser(t)
-    await r.waitFor(5, 30_000)
+    await r.waitFor(5, FIVE_ATTEMPTS_MS)
     const [d] = await until(
       () => listDeliveries(t.tenant, {}),
       (d) => d[0]?.status === 'failed',
-      30_000,
     )
     // The stored outcome is the barrier: a failed delivery takes no sixth attempt.
     expect(d).toMatchObject({ status: 'failed', attempts: 5, httpStatus: 503 })
     expect(d?.responseBody).toHaveLength(4096)
     expect(r.requests).toHaveLength(5)
-  }, 60_000)
+  }, 480_000)
 
   it('never counts a late 2xx: a receiver slower than the deadline fails', async () => {
     const t = await newTenant()
@@ -167,13 +169,14 @@ describe('Webhooks: at-least-once safety', () => {
     const [done] = await until(
       () => listDeliveries(t.tenant, {}),
       (d) => d[0]?.status === 'failed',
+      FIVE_ATTEMPTS_MS,
     )
 
     // Assess: five attempts in all (the retry schedule's four plus the first), one request each;
     // the failed row is the barrier: it takes no further attempt.
     expect(done).toMatchObject({ status: 'failed', attempts: 5 })
     expect(r.requests).toHaveLength(5)
-  })
+  }, 480_000)
 })
 
 describe('Webhooks: a worker that dies mid-attempt', () => {
@@ -364,7 +367,7 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
     const [failed] = await until(
       () => listDeliveries(t.tenant, { status: 'failed' }),
       (d) => d.length === 1,
-      30_000,
+      FIVE_ATTEMPTS_MS,
     )
     fail = false
     const copy = await retryNow(t.tenant, failed?.id ?? randomUUID(), 'test-admin')
@@ -378,5 +381,5 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
     expect(all.find((x) => x.id === failed?.id)).toMatchObject({ status: 'failed', attempts: 5 })
     expect(r.requests.at(-1)?.raw.toString('utf8')).toBe(failed?.payload)
     expect((await listAudit(t.tenant)).map((a) => a.action)).toEqual(['webhook.retry'])
-  }, 60_000)
+  }, 480_000)
 })

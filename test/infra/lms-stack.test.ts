@@ -642,7 +642,7 @@ describe('Construct: LmsStack', () => {
     }
   })
 
-  it('lets no route group read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret, billing only its platform secret, the LTI group only its tool-key secret', () => {
+  it('lets no route group read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret, billing only its platform secret, the LTI group (which counts too) besides it only its tool-key secret', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
     const secrets = Object.keys(template.findResources('AWS::SecretsManager::Secret'))
@@ -678,6 +678,7 @@ describe('Construct: LmsStack', () => {
       'courses',
       'enrollments',
       'groups',
+      'lti',
       'public',
       'reports',
       'skills',
