@@ -203,9 +203,6 @@ export const keys = {
   courseReport: (t: TenantContext, courseId: string): Key => ({ pk: tp(t), sk: `RPTCOURSE#${courseId}` }),
   /** rpt1: assigned enrollments by certificate expiry (compliance). */
   assignmentsIndexPk: (t: TenantContext): string => `${tp(t)}#ASSIGN`,
-  /** rpt2: enrollments by last activity, and users by last login (user activity). */
-  enrollmentActivityPk: (t: TenantContext): string => `${tp(t)}#ENRACT`,
-  userLoginsPk: (t: TenantContext): string => `${tp(t)}#LOGINS`,
   /** Before every timestamp: an assignment without a completion sorts first. */
   noCompletion: '!',
   exportJob: (t: TenantContext, jobId: string): Key => ({ pk: tp(t), sk: `EXPORT#${jobId}` }),

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { configureCourse } from '../../shared/services/courses-service.ts'
 import { gradeQuizAttempt, importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
-import { recordLogin } from '../../shared/services/users-service.ts'
+import { deactivateUser, recordLogin } from '../../shared/services/users-service.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
@@ -422,6 +422,7 @@ describe('GET /api/v1/reports/users/activity', () => {
       period_start: expect.any(String),
       period_end: expect.any(String),
     })
+    expect(rows.find((x) => x.user_id === signedIn.id)).toMatchObject({ last_login_at: iso(now - 2 * DAY) })
     const first = rows[0]
     expect(Date.parse(first?.period_end ?? '') - Date.parse(first?.period_start ?? '')).toBe(30 * DAY)
     expect(Math.abs(Date.parse(first?.period_end ?? '') - now)).toBeLessThan(10 * 60_000)
@@ -432,9 +433,16 @@ describe('GET /api/v1/reports/users/activity', () => {
       expect(res.body.meta.total, query).toBe(res.body.data.length)
       return res.body.data.map((x: { user_id: string }) => x.user_id)
     }
+    // Reports are history: a deactivated user keeps a row, with the last sign-in as recorded.
+    await deactivateUser(t.tenant, old.id)
     expect(await ids('include_inactive=true')).toEqual(
       [signedIn.id, learner.id, idle.id, partner.id, old.id].sort(),
     )
+    const everyone = await t.api.get('/api/v1/reports/users/activity?include_inactive=true')
+    expect(everyone.body.data.find((x: { user_id: string }) => x.user_id === old.id)).toMatchObject({
+      last_login_at: iso(now - 40 * DAY),
+      courses_started: 0,
+    })
     expect(await ids('user_type=partner')).toEqual([partner.id])
     expect(await ids(`active_after=${iso(now - 50 * DAY)}`)).toEqual(
       [signedIn.id, learner.id, partner.id, old.id].sort(),

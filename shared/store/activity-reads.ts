@@ -1,0 +1,33 @@
+/**
+ * The user activity report's reads of act1 (activity-index.ts; this module sends them, so the
+ * table's schema can import the index without the store's clients).
+ */
+import type { Period } from '../domain/reports/user-activity.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import {
+  allUsersActivityParams,
+  enrollmentsActiveSinceParams,
+  signInsParams,
+  toEnrollmentActivity,
+  toUserActivity,
+  type EnrollmentActivity,
+  type UserActivityEntry,
+} from './activity-index.ts'
+import { queryAll } from './db.ts'
+
+export type { EnrollmentActivity, UserActivityEntry }
+
+export async function enrollmentsActiveSince(
+  tenant: TenantContext,
+  since: string,
+): Promise<EnrollmentActivity[]> {
+  return (await queryAll(enrollmentsActiveSinceParams(tenant, since))).map(toEnrollmentActivity)
+}
+
+export async function usersSignedInDuring(tenant: TenantContext, p: Period): Promise<UserActivityEntry[]> {
+  return (await queryAll(signInsParams(tenant, p))).map(toUserActivity)
+}
+
+export async function allUsersActivity(tenant: TenantContext): Promise<UserActivityEntry[]> {
+  return (await queryAll(allUsersActivityParams(tenant))).map(toUserActivity)
+}
