@@ -43,6 +43,7 @@ import {
 import {
   allUsersActivity,
   enrollmentsActiveSince,
+  usersOfType,
   usersSignedInDuring,
   type EnrollmentActivity,
   type UserActivityEntry,
@@ -227,19 +228,21 @@ export interface UserActivityQuery extends PageRequest {
 
 /**
  * A group up to this size has its members read by key (half an RCU each); a larger one, like the
- * tenant, reads every user's act1 entry (about 140 bytes each: ~29 users per RCU).
+ * tenant, reads every user's act1 entry, or every user of the type's (about 140 bytes each: ~29
+ * users per RCU).
  */
 const MEMBERS_READ_BY_KEY = 200
 
 async function usersInScope(
   tenant: TenantContext,
   members: ReadonlySet<string> | undefined,
+  type: UserType | undefined,
 ): Promise<UserActivityEntry[]> {
   if (members && members.size <= MEMBERS_READ_BY_KEY) {
     const users = members.size > 0 ? await batchGetUsers(tenant, [...members]) : []
     return users.map((u) => ({ id: u.id, lastLoginAt: u.lastLoginAt, userType: u.userType }))
   }
-  const all = await allUsersActivity(tenant)
+  const all = type ? await usersOfType(tenant, type) : await allUsersActivity(tenant)
   return members ? all.filter((u) => members.has(u.id)) : all
 }
 
@@ -248,7 +251,8 @@ async function usersInScope(
  * active since the period's start, and the users who signed in inside it. Without include_inactive
  * and user_type their ids decide who is active, and only the page's other users are read (for
  * their last sign-in). With include_inactive every user of the tenant (or group) has a row; with
- * user_type every user's type is needed: both read every user's entry (or a small group's items).
+ * user_type the candidates are that type's users: both read those users' entries (or a small
+ * group's items).
  */
 export async function userActivityReport(
   tenant: TenantContext,
@@ -261,7 +265,7 @@ export async function userActivityReport(
   const everyone = q.includeInactive || q.userType !== undefined
   const [recent, users] = await Promise.all([
     enrollmentsActiveSince(tenant, period.start),
-    everyone ? usersInScope(tenant, members) : usersSignedInDuring(tenant, period),
+    everyone ? usersInScope(tenant, members, q.userType) : usersSignedInDuring(tenant, period),
   ])
   const byUser = new Map<string, EnrollmentActivity[]>()
   for (const e of recent) {

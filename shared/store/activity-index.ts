@@ -8,9 +8,9 @@
  *   each instant as milliseconds in base 36, 9 digits wide (string order is time order until the
  *   year 5188), empty when null; the time spent in seconds, base 36. The enrollments last active
  *   since an instant are one key range.
- * - Every user: `U<last sign-in, or !>#<user id>#<user type>`, then `#<last sign-in as stored>` only
- *   when that is not the canonical ISO form (rows show it as stored). The sign-ins of a period are
- *   one key range; all users (or the types of all users) are `U...`, ~140 bytes each.
+ * - Every user: `U<user type>#<last sign-in, or !>#<user id>`, then `#<last sign-in as stored>`
+ *   only when that is not the canonical ISO form (rows show it as stored). The sign-ins of a period
+ *   are one key range per type; the users of a type one range; all users `U...`; ~140 bytes each.
  *
  * Instants are kept to the millisecond, as the report's rules compare them (Date.parse).
  */
@@ -81,7 +81,7 @@ export function userActivityAttributes(u: Pick<User, 'id' | 'lastLoginAt' | 'use
   const login = u.lastLoginAt === null ? NEVER : instantKey(u.lastLoginAt)
   const canonical = u.lastLoginAt === null || instantOf(instantKey(u.lastLoginAt)) === u.lastLoginAt
   const stored = canonical ? '' : `#${u.lastLoginAt}`
-  return { [activityIndex.sk]: `${USER}${login}#${u.id}#${u.userType}${stored}` }
+  return { [activityIndex.sk]: `${USER}${u.userType}#${login}#${u.id}${stored}` }
 }
 
 const Entry = v.object({ pk: v.string(), sk: v.string(), a1: v.string() })
@@ -114,7 +114,7 @@ export function toEnrollmentActivity(item: Item): EnrollmentActivity {
 
 export function toUserActivity(item: Item): UserActivityEntry {
   const { a1 } = decodeItem('user activity', Entry, item)
-  const [login, id, type, ...stored] = a1.slice(USER.length).split('#')
+  const [type, login, id, ...stored] = a1.slice(USER.length).split('#')
   const userType = v.safeParse(v.picklist(userTypes), type)
   if (!a1.startsWith(USER) || !login || !id || !userType.success) {
     throw new MalformedItem('user activity', { pk: item.pk, sk: item.sk }, 'a1: expected a user entry')
@@ -134,12 +134,25 @@ const onIndex = (tenant: TenantContext, range: ReturnType<typeof cond.between>):
 export const enrollmentsActiveSinceParams = (tenant: TenantContext, since: string): Params =>
   onIndex(tenant, cond.between(activityIndex.sk, `${ENROLLMENT}${instantKey(since)}`, `${ENROLLMENT}~`))
 
-/** Users whose last sign-in falls inside the period (both ends included, to the millisecond). */
-export const signInsParams = (tenant: TenantContext, p: Period): Params =>
-  onIndex(
-    tenant,
-    cond.between(activityIndex.sk, `${USER}${instantKey(p.start)}`, `${USER}${instantKey(p.end)}#~`),
+/**
+ * Users whose last sign-in falls inside the period (both ends included, to the millisecond): one
+ * key range per user type, or the one type's.
+ */
+export const signInsParams = (tenant: TenantContext, p: Period, type?: UserType): Params[] =>
+  (type ? [type] : userTypes).map((t) =>
+    onIndex(
+      tenant,
+      cond.between(
+        activityIndex.sk,
+        `${USER}${t}#${instantKey(p.start)}`,
+        `${USER}${t}#${instantKey(p.end)}#~`,
+      ),
+    ),
   )
+
+/** Every user of one type. */
+export const usersOfTypeParams = (tenant: TenantContext, type: UserType): Params =>
+  onIndex(tenant, cond.between(activityIndex.sk, `${USER}${type}#`, `${USER}${type}#~`))
 
 /** Every user of the tenant. */
 export const allUsersActivityParams = (tenant: TenantContext): Params =>

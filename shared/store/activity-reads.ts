@@ -9,10 +9,12 @@ import {
   enrollmentsActiveSinceParams,
   signInsParams,
   toEnrollmentActivity,
+  usersOfTypeParams,
   toUserActivity,
   type EnrollmentActivity,
   type UserActivityEntry,
 } from './activity-index.ts'
+import type { UserType } from '../domain/users/user.ts'
 import { queryAll } from './db.ts'
 
 export type { EnrollmentActivity, UserActivityEntry }
@@ -24,8 +26,17 @@ export async function enrollmentsActiveSince(
   return (await queryAll(enrollmentsActiveSinceParams(tenant, since))).map(toEnrollmentActivity)
 }
 
-export async function usersSignedInDuring(tenant: TenantContext, p: Period): Promise<UserActivityEntry[]> {
-  return (await queryAll(signInsParams(tenant, p))).map(toUserActivity)
+export async function usersSignedInDuring(
+  tenant: TenantContext,
+  p: Period,
+  type?: UserType,
+): Promise<UserActivityEntry[]> {
+  const ranges = await Promise.all(signInsParams(tenant, p, type).map((params) => queryAll(params)))
+  return ranges.flat().map(toUserActivity)
+}
+
+export async function usersOfType(tenant: TenantContext, type: UserType): Promise<UserActivityEntry[]> {
+  return (await queryAll(usersOfTypeParams(tenant, type))).map(toUserActivity)
 }
 
 export async function allUsersActivity(tenant: TenantContext): Promise<UserActivityEntry[]> {

@@ -3,6 +3,7 @@ import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import {
   allUsersActivityParams,
   enrollmentsActiveSinceParams,
+  usersOfTypeParams,
   instantKey,
   signInsParams,
   toEnrollmentActivity,
@@ -76,23 +77,32 @@ describe('act1, the user activity index (decision 0022)', () => {
     // Not in the canonical form: kept as written, still sorted by its instant.
     expect(read('2026-06-01T02:00:00+02:00')).toMatchObject({ lastLoginAt: '2026-06-01T02:00:00+02:00' })
     expect(userActivityAttributes({ ...user, lastLoginAt: '2026-06-01T02:00:00+02:00' }).a1).toMatch(
-      new RegExp(`^U${instantKey(start)}#u-1#partner#`),
+      new RegExp(`^Upartner#${instantKey(start)}#u-1#`),
     )
-    expect(userActivityAttributes({ ...user, lastLoginAt: null }).a1).toBe('U!#u-1#partner')
+    expect(userActivityAttributes({ ...user, lastLoginAt: null }).a1).toBe('Upartner#!#u-1')
   })
 
-  it('reads a period as key ranges: enrollments since its start, sign-ins inside it, all users', () => {
+  it('reads a period as key ranges: enrollments since its start, sign-ins inside it (per type), users', () => {
     const base = `(pk = "${pk}")`
     expect(readable('KeyConditionExpression', enrollmentsActiveSinceParams(tenant, start))).toBe(
       `${base} AND (a1 BETWEEN "E${instantKey(start)}" AND "E~")`,
     )
-    expect(readable('KeyConditionExpression', signInsParams(tenant, { start, end }))).toBe(
-      `${base} AND (a1 BETWEEN "U${instantKey(start)}" AND "U${instantKey(end)}#~")`,
+    const signIns = (type?: 'partner') =>
+      signInsParams(tenant, { start, end }, type).map((p) => readable('KeyConditionExpression', p))
+    expect(signIns('partner')).toEqual([
+      `${base} AND (a1 BETWEEN "Upartner#${instantKey(start)}" AND "Upartner#${instantKey(end)}#~")`,
+    ])
+    expect(signIns()).toHaveLength(5)
+    expect(signIns()).toContain(
+      `${base} AND (a1 BETWEEN "Uvolunteer#${instantKey(start)}" AND "Uvolunteer#${instantKey(end)}#~")`,
+    )
+    expect(readable('KeyConditionExpression', usersOfTypeParams(tenant, 'partner'))).toBe(
+      `${base} AND (a1 BETWEEN "Upartner#" AND "Upartner#~")`,
     )
     expect(readable('KeyConditionExpression', allUsersActivityParams(tenant))).toBe(
       `${base} AND (a1 BETWEEN "U" AND "U~")`,
     )
-    for (const p of [signInsParams(tenant, { start, end }), allUsersActivityParams(tenant)]) {
+    for (const p of [...signInsParams(tenant, { start, end }), allUsersActivityParams(tenant)]) {
       expect(p.IndexName).toBe('act1')
     }
   })
