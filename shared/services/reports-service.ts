@@ -264,7 +264,7 @@ export async function userActivityReport(
   if (members?.size === 0) return { items: [], total: 0 }
   const everyone = q.includeInactive || q.userType !== undefined
   const [recent, users] = await Promise.all([
-    enrollmentsActiveSince(tenant, period.start),
+    enrollmentsActiveSince(tenant, period.start, Date.parse(now) > Date.parse(period.end) ? now : period.end),
     everyone ? usersInScope(tenant, members, q.userType) : usersSignedInDuring(tenant, period),
   ])
   const byUser = new Map<string, EnrollmentActivity[]>()

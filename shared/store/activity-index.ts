@@ -135,6 +135,31 @@ export const enrollmentsActiveSinceParams = (tenant: TenantContext, since: strin
   onIndex(tenant, cond.between(activityIndex.sk, `${ENROLLMENT}${instantKey(since)}`, `${ENROLLMENT}~`))
 
 /**
+ * The same range cut into `slices` consecutive key ranges of equal time from `since` to `until`
+ * (the last one open-ended), read side by side: a Query pages at 1 MB one call after another, so a
+ * month of a large tenant's activity is several round trips in a row otherwise.
+ */
+export function enrollmentsActiveSinceSlices(
+  tenant: TenantContext,
+  since: string,
+  until: string,
+  slices: number,
+): Params[] {
+  const from = Date.parse(since)
+  const span = Date.parse(until) - from
+  if (!(span > slices) || slices <= 1) return [enrollmentsActiveSinceParams(tenant, since)]
+  const at = (i: number) => new Date(from + Math.floor((span * i) / slices)).toISOString()
+  return Array.from({ length: slices }, (_, i) => {
+    const low = `${ENROLLMENT}${instantKey(at(i))}`
+    const high =
+      i === slices - 1
+        ? `${ENROLLMENT}~`
+        : `${ENROLLMENT}${instantKey(new Date(Date.parse(at(i + 1)) - 1).toISOString())}#~`
+    return onIndex(tenant, cond.between(activityIndex.sk, low, high))
+  })
+}
+
+/**
  * Users whose last sign-in falls inside the period (both ends included, to the millisecond): one
  * key range per user type, or the one type's.
  */
@@ -157,3 +182,7 @@ export const usersOfTypeParams = (tenant: TenantContext, type: UserType): Params
 /** Every user of the tenant. */
 export const allUsersActivityParams = (tenant: TenantContext): Params =>
   onIndex(tenant, cond.between(activityIndex.sk, USER, `${USER}~`))
+
+/** Every user of the tenant as one key range per type, read side by side. */
+export const allUsersByTypeParams = (tenant: TenantContext): Params[] =>
+  userTypes.map((t) => usersOfTypeParams(tenant, t))

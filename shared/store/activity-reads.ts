@@ -5,8 +5,8 @@
 import type { Period } from '../domain/reports/user-activity.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
-  allUsersActivityParams,
-  enrollmentsActiveSinceParams,
+  allUsersByTypeParams,
+  enrollmentsActiveSinceSlices,
   signInsParams,
   toEnrollmentActivity,
   usersOfTypeParams,
@@ -19,11 +19,17 @@ import { queryAll } from './db.ts'
 
 export type { EnrollmentActivity, UserActivityEntry }
 
+/** Key ranges of the activity index read side by side (at most 8 Queries in flight). */
+const ACTIVITY_SLICES = 8
+
 export async function enrollmentsActiveSince(
   tenant: TenantContext,
   since: string,
+  until: string,
 ): Promise<EnrollmentActivity[]> {
-  return (await queryAll(enrollmentsActiveSinceParams(tenant, since))).map(toEnrollmentActivity)
+  const slices = enrollmentsActiveSinceSlices(tenant, since, until, ACTIVITY_SLICES)
+  const parts = await Promise.all(slices.map((params) => queryAll(params)))
+  return parts.flat().map(toEnrollmentActivity)
 }
 
 export async function usersSignedInDuring(
@@ -40,5 +46,6 @@ export async function usersOfType(tenant: TenantContext, type: UserType): Promis
 }
 
 export async function allUsersActivity(tenant: TenantContext): Promise<UserActivityEntry[]> {
-  return (await queryAll(allUsersActivityParams(tenant))).map(toUserActivity)
+  const parts = await Promise.all(allUsersByTypeParams(tenant).map((params) => queryAll(params)))
+  return parts.flat().map(toUserActivity)
 }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import {
   allUsersActivityParams,
+  allUsersByTypeParams,
+  enrollmentActivityAttributes,
   enrollmentsActiveSinceParams,
+  enrollmentsActiveSinceSlices,
   usersOfTypeParams,
   instantKey,
   signInsParams,
@@ -105,5 +108,40 @@ describe('act1, the user activity index (decision 0022)', () => {
     for (const p of [...signInsParams(tenant, { start, end }), allUsersActivityParams(tenant)]) {
       expect(p.IndexName).toBe('act1')
     }
+  })
+
+  it('cuts the enrollments since a start into side-by-side ranges that hold each entry exactly once', () => {
+    const slices = enrollmentsActiveSinceSlices(tenant, start, end, 8)
+    expect(slices).toHaveLength(8)
+    const bounds = slices.map((p) => p.ExpressionAttributeValues ?? {})
+    const ranges = bounds.map((values) => Object.values(values).filter((x) => String(x).startsWith('E')))
+    const holding = (at: string) => {
+      const a1 = String(
+        enrollmentActivityAttributes({
+          userId: 'u1',
+          startedAt: null,
+          completedAt: null,
+          lastActivityAt: at,
+          timeSpentSeconds: 1,
+        }).a1,
+      )
+      return ranges.filter(([low, high]) => String(low) <= a1 && a1 <= String(high)).length
+    }
+    const span = Date.parse(end) - Date.parse(start)
+    for (let i = 0; i <= 8; i++) {
+      const boundary = Date.parse(start) + Math.floor((span * i) / 8)
+      for (const ms of [boundary - 1, boundary, boundary + 1]) {
+        expect(holding(new Date(ms).toISOString()), new Date(ms).toISOString()).toBe(
+          ms < Date.parse(start) ? 0 : 1,
+        )
+      }
+    }
+    expect(holding('2030-01-01T00:00:00.000Z')).toBe(1)
+    expect(enrollmentsActiveSinceSlices(tenant, start, start, 8)).toEqual([
+      enrollmentsActiveSinceParams(tenant, start),
+    ])
+    expect(allUsersByTypeParams(tenant).map((p) => readable('KeyConditionExpression', p))).toContain(
+      `(pk = "${pk}") AND (a1 BETWEEN "Ucontractor#" AND "Ucontractor#~")`,
+    )
   })
 })
