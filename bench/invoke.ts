@@ -46,7 +46,7 @@ export interface Invocation {
 
 /**
  * One invocation of the handler, with the DynamoDB calls it made and its wall time. `remainingMs`
- * replaces the local context's 29 s (Middy answers 500 just before it runs out): for measuring a
+ * replaces the local context's 29 s (the stack answers 503 just before it runs out): for measuring a
  * request that DynamoDB Local serves more slowly than DynamoDB would.
  */
 export async function invoke(

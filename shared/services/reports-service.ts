@@ -42,19 +42,25 @@ import { assignmentSortValue } from '../store/report-indexes.ts'
 import {
   allCompletions,
   assignmentsInStatus,
-  enrollmentsActiveSince,
   pageOfAssignments,
   pageOfCompletions,
   pageOfEnrollments,
   pageOf as pageOfRange,
   reportableCourses,
   tenantEnrollmentCounters,
-  usersSignedInDuring,
 } from '../store/reports-store.ts'
 import { pageOfCompletionsByScore } from '../store/report-score-reads.ts'
 import { currentStatusParams, readExpiryHistogram } from '../store/compliance-histogram-items.ts'
 import { complianceTotals } from '../domain/reports/compliance-totals.ts'
-import { batchGetUsers, listAllUsers } from '../store/users-store.ts'
+import {
+  allUsersActivity,
+  enrollmentsActiveSince,
+  usersOfType,
+  usersSignedInDuring,
+  type EnrollmentActivity,
+  type UserActivityEntry,
+} from '../store/activity-reads.ts'
+import { batchGetUsers } from '../store/users-store.ts'
 import { memberUserIds } from './groups-service.ts'
 
 export interface PageRequest {
@@ -245,10 +251,32 @@ export interface UserActivityQuery extends PageRequest {
 }
 
 /**
- * Rows ordered by user id. Without include_inactive only the period's active users are read:
- * enrollments last active since the period's start and users who signed in inside it (rpt2);
- * without user_type their ids decide the page, and only the page's other users are read. With
- * include_inactive, every user of the tenant (or group) has a row.
+ * A group up to this size has its members read by key (half an RCU each); a larger one, like the
+ * tenant, reads every user's act1 entry, or every user of the type's (about 140 bytes each: ~29
+ * users per RCU).
+ */
+const MEMBERS_READ_BY_KEY = 200
+
+async function usersInScope(
+  tenant: TenantContext,
+  members: ReadonlySet<string> | undefined,
+  type: UserType | undefined,
+): Promise<UserActivityEntry[]> {
+  if (members && members.size <= MEMBERS_READ_BY_KEY) {
+    const users = members.size > 0 ? await batchGetUsers(tenant, [...members]) : []
+    return users.map((u) => ({ id: u.id, lastLoginAt: u.lastLoginAt, userType: u.userType }))
+  }
+  const all = type ? await usersOfType(tenant, type) : await allUsersActivity(tenant)
+  return members ? all.filter((u) => members.has(u.id)) : all
+}
+
+/**
+ * Rows ordered by user id, from act1 (activity-index.ts, decision 0022): the enrollments last
+ * active since the period's start, and the users who signed in inside it. Without include_inactive
+ * and user_type their ids decide who is active, and only the page's other users are read (for
+ * their last sign-in). With include_inactive every user of the tenant (or group) has a row; with
+ * user_type the candidates are that type's users: both read those users' entries (or a small
+ * group's items).
  */
 export async function userActivityReport(
   tenant: TenantContext,
@@ -257,34 +285,30 @@ export async function userActivityReport(
 ): Promise<Listed<UserActivityRow>> {
   const period = activityPeriod(now, q.activeAfter, q.activeBefore)
   const members = q.groupId ? ((await memberUserIds(tenant, q.groupId)) ?? new Set<string>()) : undefined
-  const [recent, signedIn] = await Promise.all([
-    enrollmentsActiveSince(tenant, period.start),
-    usersSignedInDuring(tenant, period),
+  if (members?.size === 0) return { items: [], total: 0 }
+  const everyone = q.includeInactive || q.userType !== undefined
+  const [recent, users] = await Promise.all([
+    enrollmentsActiveSince(tenant, period.start, Date.parse(now) > Date.parse(period.end) ? now : period.end),
+    everyone ? usersInScope(tenant, members, q.userType) : usersSignedInDuring(tenant, period),
   ])
-  const byUser = new Map<string, Enrollment[]>()
-  for (const e of recent) byUser.set(e.userId, [...(byUser.get(e.userId) ?? []), e])
-  if (!q.includeInactive && !q.userType) {
+  const byUser = new Map<string, EnrollmentActivity[]>()
+  for (const e of recent) {
+    const list = byUser.get(e.userId)
+    if (list) list.push(e)
+    else byUser.set(e.userId, [e])
+  }
+  if (!everyone) {
     // Who is active follows from the ids: only the page's users who did not sign in are read.
-    const ids = [...activeUserIds(signedIn, recent, period)].filter((id) => !members || members.has(id))
+    const ids = [...activeUserIds(users, recent, period)].filter((id) => !members || members.has(id))
     const page = pageOf(ids.sort(), q)
-    const known = new Map(signedIn.map((u) => [u.id, u]))
+    const known = new Map(users.map((u) => [u.id, u.lastLoginAt]))
     const missing = page.items.filter((id) => !known.has(id))
-    for (const u of missing.length > 0 ? await batchGetUsers(tenant, missing) : []) known.set(u.id, u)
+    for (const u of missing.length > 0 ? await batchGetUsers(tenant, missing) : [])
+      known.set(u.id, u.lastLoginAt)
     return {
-      items: page.items.map((id) =>
-        activityRow(id, known.get(id)?.lastLoginAt ?? null, byUser.get(id) ?? [], period),
-      ),
+      items: page.items.map((id) => activityRow(id, known.get(id) ?? null, byUser.get(id) ?? [], period)),
       total: page.total,
     }
-  }
-  let users
-  if (q.includeInactive) {
-    users = members ? await batchGetUsers(tenant, [...members]) : await listAllUsers(tenant)
-  } else {
-    const known = new Map(signedIn.map((u) => [u.id, u]))
-    const others = [...byUser.keys()].filter((id) => !known.has(id))
-    const candidates = [...known.values(), ...(others.length > 0 ? await batchGetUsers(tenant, others) : [])]
-    users = members ? candidates.filter((u) => members.has(u.id)) : candidates
   }
   const rows = users
     .filter((u) => !q.userType || u.userType === q.userType)

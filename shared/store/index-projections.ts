@@ -13,6 +13,8 @@ const all: IndexProjection = { type: 'ALL' }
 export const indexProjections: Readonly<Record<string, IndexProjection>> = {
   /** Where a deep users page starts: the table's keys and the position, nothing else (user-positions.ts). */
   pos1: { type: 'KEYS_ONLY' },
+  /** User activity: everything the report reads is in the sort value `a1` (activity-index.ts, 0022). */
+  act1: { type: 'KEYS_ONLY' },
 }
 
 export function projectionOf(indexName: string): IndexProjection {

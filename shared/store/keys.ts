@@ -203,9 +203,6 @@ export const keys = {
   courseReport: (t: TenantContext, courseId: string): Key => ({ pk: tp(t), sk: `RPTCOURSE#${courseId}` }),
   /** rpt1: assigned enrollments by certificate expiry (compliance). */
   assignmentsIndexPk: (t: TenantContext): string => `${tp(t)}#ASSIGN`,
-  /** rpt2: enrollments by last activity, and users by last login (user activity). */
-  enrollmentActivityPk: (t: TenantContext): string => `${tp(t)}#ENRACT`,
-  userLoginsPk: (t: TenantContext): string => `${tp(t)}#LOGINS`,
   /** Compliance histogram (decision 0023): assignments by certificate expiry day, a month an item. */
   expiryMonth: (t: TenantContext, month: string): Key => ({ pk: tp(t), sk: `RPTEXPIRY#${month}` }),
   /** A course's tally of the enrollments created on one UTC day (decision 0023: performance by period). */

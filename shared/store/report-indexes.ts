@@ -1,13 +1,12 @@
 /**
- * The reports' own indexes (docs/decisions/0018-reports-and-exports.md), both sparse: an item is in
- * one only while it carries that index's keys.
+ * The reports' own indexes (docs/decisions/0018-reports-and-exports.md, 0022): an item is in one
+ * only while it carries that index's keys.
  *
  * - rpt1, assignments by certificate expiry: each active, completed or expired enrollment under
  *   `T#<t>#ASSIGN`, sorted by `<certificate_expires_at>#<id>`, `~#<id>` for a completion that never
  *   expires, `!#<id>` without a completion. Compliance at `as_of` is then a key range per status.
- * - rpt2, activity: enrollments with activity under `T#<t>#ENRACT` by `<last_activity_at>#<id>`,
- *   and users who signed in under `T#<t>#LOGINS` by `<last_login_at>#<id>`. A period's activity is
- *   a key range.
+ * - act1, activity (activity-index.ts, KEYS_ONLY): enrollments with activity by last activity,
+ *   and every user by last sign-in. A period's activity is a key range.
  * - rpt3, completions by score: each completed enrollment under `T#<t>#SCORES` by
  *   `<score, fixed width>#<id>` (`~#<id>` without a score, so it sorts last ascending and first
  *   descending, as compareScore orders them). sort_by=score pages it with a Limit.
@@ -17,16 +16,22 @@
 import { isAssignment } from '../domain/reports/compliance.ts'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
+import type { User } from '../domain/users/user.ts'
+import { activityIndex, enrollmentActivityAttributes, userActivityAttributes } from './activity-index.ts'
 import type { Item } from './db.ts'
 import { keys } from './keys.ts'
 
 const rpt1 = { name: 'rpt1', pk: 'rpt1pk', sk: 'rpt1sk' } as const
-const rpt2 = { name: 'rpt2', pk: 'rpt2pk', sk: 'rpt2sk' } as const
 const rpt3 = { name: 'rpt3', pk: 'rpt3pk', sk: 'rpt3sk' } as const
 const rpt4 = { name: 'rpt4', pk: 'rpt4pk', sk: 'rpt4sk' } as const
 
-export const reportIndexes = { assignments: rpt1, activity: rpt2, scores: rpt3, courseCreated: rpt4 } as const
-export const reportIndexList = [rpt1, rpt2, rpt3, rpt4] as const
+export const reportIndexes = {
+  assignments: rpt1,
+  activity: activityIndex,
+  scores: rpt3,
+  courseCreated: rpt4,
+} as const
+export const reportIndexList = [rpt1, activityIndex, rpt3, rpt4] as const
 
 /**
  * A score as a sort key that orders as the number does: fixed width, four decimals; a negative
@@ -53,25 +58,19 @@ export function enrollmentReportKeys(tenant: TenantContext, e: Enrollment): Item
           [rpt1.sk]: keys.sortKey(assignmentSortValue(e), e.id),
         }
       : {}),
-    ...(e.lastActivityAt !== null
-      ? {
-          [rpt2.pk]: keys.enrollmentActivityPk(tenant),
-          [rpt2.sk]: keys.sortKey(e.lastActivityAt, e.id),
-        }
-      : {}),
     ...(e.completedAt !== null
       ? { [rpt3.pk]: keys.scoresIndexPk(tenant), [rpt3.sk]: keys.sortKey(scoreSortValue(e.score), e.id) }
       : {}),
     [rpt4.pk]: keys.courseCreatedIndexPk(tenant, e.courseId),
     [rpt4.sk]: keys.sortKey(e.createdAt, e.id),
+    ...enrollmentActivityAttributes(e),
   }
 }
 
-/** A user who signed in is on rpt2 by their last sign-in. */
+/** Every user is on act1 by their last sign-in (its partition is the table's own: no tenant needed). */
 export function userReportKeys(
-  tenant: TenantContext,
-  user: { readonly id: string; readonly lastLoginAt: string | null },
+  _tenant: TenantContext,
+  user: Pick<User, 'id' | 'lastLoginAt' | 'userType'>,
 ): Item {
-  if (user.lastLoginAt === null) return {}
-  return { [rpt2.pk]: keys.userLoginsPk(tenant), [rpt2.sk]: keys.sortKey(user.lastLoginAt, user.id) }
+  return userActivityAttributes(user)
 }

@@ -6,22 +6,18 @@
  *   bounds, below the missing-date marker (completions only);
  * - enrollments: gsi1 (tenant enrollments by enrolled_at) between the enrolled_after/before bounds;
  * - compliance: rpt1 (assignments by certificate expiry), one key range per status at `as_of`;
- * - user activity: rpt2 (enrollments by last activity from the period's start; users by last
- *   sign-in inside the period).
+ * - user activity: act1 (activity-index.ts).
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
 import type { ComplianceStatus } from '../domain/reports/rows.ts'
 import { expiringWindowEnd } from '../domain/reports/compliance.ts'
-import type { Period } from '../domain/reports/user-activity.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { getItem, queryAll, queryCount, queryUpTo } from './db.ts'
 import { toEnrollment, toEnrollmentCounters, type EnrollmentCounters } from './enrollment-items.ts'
 import { cond, queryExpression, type Condition } from './expression.ts'
 import { indexes, keys } from './keys.ts'
 import { reportIndexes } from './report-indexes.ts'
-import { toUser } from './users-store.ts'
-import type { User } from '../domain/users/user.ts'
 import type { Course } from '../domain/courses/course.ts'
 import { courseFromItem } from './courses-store.ts'
 
@@ -171,39 +167,6 @@ export async function assignmentsInStatus(
 ): Promise<Enrollment[]> {
   const parts = await Promise.all(assignmentsInStatusParams(tenant, status, asOf).map((p) => queryAll(p)))
   return parts.flat().map(toEnrollment)
-}
-
-/** Enrollments last active at or after `since` (a superset of those started or completed since). */
-export function activeEnrollmentsParams(tenant: TenantContext, since: string) {
-  const index = reportIndexes.activity
-  return {
-    IndexName: index.name,
-    ...queryExpression({
-      key: cond.and(cond.eq(index.pk, keys.enrollmentActivityPk(tenant)), cond.ge(index.sk, since)),
-    }),
-  }
-}
-
-export async function enrollmentsActiveSince(tenant: TenantContext, since: string): Promise<Enrollment[]> {
-  return (await queryAll(activeEnrollmentsParams(tenant, since))).map(toEnrollment)
-}
-
-/** Users whose last sign-in falls inside the period (both ends included). */
-export function loginsParams(tenant: TenantContext, p: Period) {
-  const index = reportIndexes.activity
-  return {
-    IndexName: index.name,
-    ...queryExpression({
-      key: cond.and(
-        cond.eq(index.pk, keys.userLoginsPk(tenant)),
-        cond.between(index.sk, p.start, afterValue(p.end)),
-      ),
-    }),
-  }
-}
-
-export async function usersSignedInDuring(tenant: TenantContext, p: Period): Promise<User[]> {
-  return (await queryAll(loginsParams(tenant, p))).map(toUser)
 }
 
 /** Courses a performance report covers (drafts excluded), by title, optionally of one category. */

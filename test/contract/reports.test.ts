@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { configureCourse } from '../../shared/services/courses-service.ts'
 import { gradeQuizAttempt, importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
-import { recordLogin } from '../../shared/services/users-service.ts'
+import { deactivateUser, recordLogin } from '../../shared/services/users-service.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
@@ -378,16 +378,19 @@ describe('GET /api/v1/reports/users/activity', () => {
         { title: 'D', module_type: 'document' },
       ],
     })
-    const [signedIn, learner, idle, partner, old] = [
+    const [signedIn, learner, idle, partner, old, partnerSignedIn, partnerIdle] = [
       await user(t),
       await user(t),
       await user(t),
       await user(t, { user_type: 'partner' }),
       await user(t),
+      await user(t, { user_type: 'partner' }),
+      await user(t, { user_type: 'partner' }),
     ]
     const now = Date.now()
     await recordLogin(t.tenant, signedIn.id, iso(now - 2 * DAY))
     await recordLogin(t.tenant, old.id, iso(now - 40 * DAY))
+    await recordLogin(t.tenant, partnerSignedIn.id, iso(now - DAY))
     const e = await enroll(t, learner.id, c.id)
     await recordActivity(t.tenant, e.id, {
       moduleId: c.modules[0]?.id ?? '',
@@ -409,8 +412,10 @@ describe('GET /api/v1/reports/users/activity', () => {
     // Assess
     expect(r.status).toBe(200)
     const rows = r.body.data as { user_id: string; period_start: string; period_end: string }[]
-    expect(rows.map((row) => row.user_id)).toEqual([signedIn.id, learner.id, partner.id].sort())
-    expect(r.body.meta.total).toBe(3)
+    expect(rows.map((row) => row.user_id)).toEqual(
+      [signedIn.id, learner.id, partner.id, partnerSignedIn.id].sort(),
+    )
+    expect(r.body.meta.total).toBe(4)
     const row = rows.find((x) => x.user_id === learner.id)
     expect(row).toEqual({
       user_id: learner.id,
@@ -422,6 +427,7 @@ describe('GET /api/v1/reports/users/activity', () => {
       period_start: expect.any(String),
       period_end: expect.any(String),
     })
+    expect(rows.find((x) => x.user_id === signedIn.id)).toMatchObject({ last_login_at: iso(now - 2 * DAY) })
     const first = rows[0]
     expect(Date.parse(first?.period_end ?? '') - Date.parse(first?.period_start ?? '')).toBe(30 * DAY)
     expect(Math.abs(Date.parse(first?.period_end ?? '') - now)).toBeLessThan(10 * 60_000)
@@ -432,12 +438,23 @@ describe('GET /api/v1/reports/users/activity', () => {
       expect(res.body.meta.total, query).toBe(res.body.data.length)
       return res.body.data.map((x: { user_id: string }) => x.user_id)
     }
+    // Reports are history: a deactivated user keeps a row, with the last sign-in as recorded.
+    await deactivateUser(t.tenant, old.id)
     expect(await ids('include_inactive=true')).toEqual(
-      [signedIn.id, learner.id, idle.id, partner.id, old.id].sort(),
+      [signedIn.id, learner.id, idle.id, partner.id, old.id, partnerSignedIn.id, partnerIdle.id].sort(),
     )
-    expect(await ids('user_type=partner')).toEqual([partner.id])
+    const everyone = await t.api.get('/api/v1/reports/users/activity?include_inactive=true')
+    expect(everyone.body.data.find((x: { user_id: string }) => x.user_id === old.id)).toMatchObject({
+      last_login_at: iso(now - 40 * DAY),
+      courses_started: 0,
+    })
+    expect(await ids('user_type=partner')).toEqual([partner.id, partnerSignedIn.id].sort())
+    expect(await ids('user_type=partner&include_inactive=true')).toEqual(
+      [partner.id, partnerSignedIn.id, partnerIdle.id].sort(),
+    )
+    expect(await ids('user_type=internal')).toEqual([signedIn.id, learner.id].sort())
     expect(await ids(`active_after=${iso(now - 50 * DAY)}`)).toEqual(
-      [signedIn.id, learner.id, partner.id, old.id].sort(),
+      [signedIn.id, learner.id, partner.id, old.id, partnerSignedIn.id].sort(),
     )
     expect(await ids(`active_before=${iso(now - 30 * DAY)}`)).toEqual([old.id])
     const g = await group(t, [idle.id, learner.id])

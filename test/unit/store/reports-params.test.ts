@@ -7,14 +7,11 @@ import {
 } from '../../../shared/store/course-report-items.ts'
 import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
 import {
-  activeEnrollmentsParams,
   assignmentsInStatusParams,
   completionsRangeParams,
   enrolledRangeParams,
-  loginsParams,
   reportableCoursesParams,
 } from '../../../shared/store/reports-store.ts'
-import { userReportKeys } from '../../../shared/store/report-indexes.ts'
 import { emptyTally } from '../../../shared/domain/reports/course-performance.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 import { readable } from '../../helpers/readable-expression.ts'
@@ -24,7 +21,7 @@ const pk = `T#${tenant.id}`
 const asOf = '2026-06-01T00:00:00.000Z'
 const windowEnd = '2026-07-01T00:00:00.000Z'
 
-describe('Report index keys of an enrollment (rpt1 assignments, rpt2 activity)', () => {
+describe('Report index keys of an enrollment (rpt1 assignments; act1 activity: activity-index.test.ts)', () => {
   it('puts an assignment on rpt1 by expiry: ! without a completion, ~ for a lasting one', () => {
     const id = '00000000-0000-4000-8000-000000000001'
     expect(enrollmentItem(tenant, enrollment())).toMatchObject({ rpt1pk: `${pk}#ASSIGN`, rpt1sk: `!#${id}` })
@@ -34,23 +31,10 @@ describe('Report index keys of an enrollment (rpt1 assignments, rpt2 activity)',
     expect(enrollmentItem(tenant, expiring)).toMatchObject({ rpt1sk: `${windowEnd}#${id}` })
   })
 
-  it('leaves dropped, waitlisted and pending enrollments off rpt1, and unstarted ones off rpt2', () => {
+  it('leaves dropped, waitlisted and pending enrollments off rpt1', () => {
     for (const status of ['dropped', 'waitlisted', 'pending_approval'] as const) {
       expect(enrollmentItem(tenant, enrollment({ status }))).not.toHaveProperty('rpt1pk')
     }
-    expect(enrollmentItem(tenant, enrollment())).not.toHaveProperty('rpt2pk')
-    expect(enrollmentItem(tenant, enrollment({ status: 'dropped', lastActivityAt: asOf }))).toMatchObject({
-      rpt2pk: `${pk}#ENRACT`,
-      rpt2sk: `${asOf}#00000000-0000-4000-8000-000000000001`,
-    })
-  })
-
-  it('puts a user who signed in on rpt2 by the last sign-in', () => {
-    expect(userReportKeys(tenant, { id: 'u-1', lastLoginAt: null })).toEqual({})
-    expect(userReportKeys(tenant, { id: 'u-1', lastLoginAt: asOf })).toEqual({
-      rpt2pk: `${pk}#LOGINS`,
-      rpt2sk: `${asOf}#u-1`,
-    })
   })
 })
 
@@ -98,15 +82,6 @@ describe('Report reads', () => {
     expect(lapsed && filter(lapsed)).toBe('')
     expect(later && key(later)).toBe(`${base} AND (rpt1sk > "${asOf}#~")`)
     expect(later && filter(later)).toBe(`completed_at > "${asOf}"`)
-  })
-
-  it('reads the activity of a period on rpt2: enrollments since its start, sign-ins inside it', () => {
-    expect(readable('KeyConditionExpression', activeEnrollmentsParams(tenant, asOf))).toBe(
-      `(rpt2pk = "${pk}#ENRACT") AND (rpt2sk >= "${asOf}")`,
-    )
-    expect(readable('KeyConditionExpression', loginsParams(tenant, { start: asOf, end: windowEnd }))).toBe(
-      `(rpt2pk = "${pk}#LOGINS") AND (rpt2sk BETWEEN "${asOf}" AND "${windowEnd}#~")`,
-    )
   })
 
   it('reads the courses of a performance report by title, drafts left out', () => {
