@@ -6,6 +6,24 @@
  */
 import type { SQSEvent } from 'aws-lambda'
 
+/** A measured run as one JSON line (the parent bench reads it): wall and CPU time since `started`, peak RSS. */
+function printRun(
+  started: number,
+  cpu: NodeJS.CpuUsage,
+  fields: { failed: number; rssAtStartMb: number; bytes?: number; rows?: number },
+): void {
+  const used = process.cpuUsage(cpu)
+  process.stdout.write(
+    `${JSON.stringify({
+      ms: Math.round(performance.now() - started),
+      cpuMs: Math.round((used.user + used.system) / 1000),
+      ...fields,
+      // maxRSS is in kilobytes: the process's peak, module loading included.
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    })}\n`,
+  )
+}
+
 /**
  * `--file-only <format> <rows>`: the file alone, from rows made here (no DynamoDB), through the
  * same writer and multipart upload: what the worker costs apart from reading the table.
@@ -36,17 +54,7 @@ async function fileOnly(format: 'csv' | 'xlsx', count: number): Promise<void> {
   const file = await uploadExportFile(`bench/file-only.${format}`, exportContentType(format), (out) =>
     writeReportFile(format, 'completions', rows(), out),
   )
-  const used = process.cpuUsage(cpu)
-  process.stdout.write(
-    `${JSON.stringify({
-      ms: Math.round(performance.now() - started),
-      cpuMs: Math.round((used.user + used.system) / 1000),
-      failed: 0,
-      bytes: file.bytes,
-      rssAtStartMb: 0,
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-    })}\n`,
-  )
+  printRun(started, cpu, { failed: 0, bytes: file.bytes, rssAtStartMb: 0 })
 }
 
 /**
@@ -67,17 +75,7 @@ async function readsOnly(tenantId: string, count: number | undefined): Promise<v
     const read = reportRows(tenant, 'completions', {}, count)
     while (!(await read.next()).done) rows += 1
   }
-  const used = process.cpuUsage(cpu)
-  process.stdout.write(
-    `${JSON.stringify({
-      ms: Math.round(performance.now() - started),
-      cpuMs: Math.round((used.user + used.system) / 1000),
-      failed: 0,
-      rows,
-      rssAtStartMb: 0,
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-    })}\n`,
-  )
+  printRun(started, cpu, { failed: 0, rows, rssAtStartMb: 0 })
 }
 
 async function main(): Promise<void> {
@@ -99,18 +97,10 @@ async function main(): Promise<void> {
   const started = performance.now()
   const cpu = process.cpuUsage()
   const outcome = await handler(event)
-  const ms = performance.now() - started
-  const used = process.cpuUsage(cpu)
-  process.stdout.write(
-    `${JSON.stringify({
-      ms: Math.round(ms),
-      cpuMs: Math.round((used.user + used.system) / 1000),
-      failed: outcome.batchItemFailures.length,
-      rssAtStartMb: Math.round(rssBefore / 1048576),
-      // maxRSS is in kilobytes: the process's peak, module loading included.
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-    })}\n`,
-  )
+  printRun(started, cpu, {
+    failed: outcome.batchItemFailures.length,
+    rssAtStartMb: Math.round(rssBefore / 1048576),
+  })
 }
 
 main().then(
