@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { loadavg } from 'node:os'
 import { startBenchStores } from './bench-stores.ts'
+import { EXPORT_WORKER_HEAP_FLAGS } from '../lib/export-worker-heap.ts'
 import { exportsBucketName } from '../shared/store/table-schema.ts'
 
 const ROWS = 50_000
@@ -31,7 +32,8 @@ const CAPPED_HEAP_MB = 128
 
 function runWorker(env: NodeJS.ProcessEnv, args: readonly string[], heapMb?: number): Promise<WorkerRun> {
   return new Promise((resolve, reject) => {
-    const flags = heapMb ? [`--max-old-space-size=${heapMb}`] : []
+    // The deployed worker's heap flags (lib/export-worker-heap.ts), and the cap of a capped run.
+    const flags = [...EXPORT_WORKER_HEAP_FLAGS, ...(heapMb ? [`--max-old-space-size=${heapMb}`] : [])]
     const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'bench/exports-worker.ts', ...args], {
       env,
       stdio: ['ignore', 'pipe', 'inherit'],

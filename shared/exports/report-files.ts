@@ -61,6 +61,8 @@ const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss'
  */
 const DATE_STYLE: Partial<ExcelJS.Style> = Object.freeze({ numFmt: DATE_FORMAT })
 const PLAIN_STYLE: Partial<ExcelJS.Style> = Object.freeze({})
+/** The same for rows (exceljs gives each row a style object of its own, looked up when written). */
+const ROW_STYLE: Partial<ExcelJS.Style> = Object.freeze({})
 
 /**
  * Deflate level of the XLSX (a zip): 1, the fastest, as exceljs's default already came to (same
@@ -97,6 +99,8 @@ export async function writeXlsx<R extends ReportType>(
       values[i] = xlsxCell(kinds[i] as ColumnKind, valueOf(row, names[i] as string))
     }
     const added = sheet.addRow(values)
+    // exceljs's Row holds its style in `style` but does not declare it.
+    ;(added as unknown as { style: Partial<ExcelJS.Style> }).style = ROW_STYLE
     for (let i = 0; i < styles.length; i++) added.getCell(i + 1).style = styles[i] as Partial<ExcelJS.Style>
     added.commit()
     count += 1
