@@ -12,6 +12,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import type { IBucket } from 'aws-cdk-lib/aws-s3'
 import type { Construct } from 'constructs'
 import { EXPORT_CLAIM_LEASE_SECONDS } from '../shared/domain/reports/export-jobs.ts'
+import { EXPORT_WORKER_HEAP_FLAGS } from './export-worker-heap.ts'
 import { QueueWorker } from './queue-worker.ts'
 import type { RouteGroupFunction } from './route-group-function.ts'
 
@@ -40,7 +41,11 @@ export interface ExportWorkerProps {
 export function addExportWorker(scope: Construct, props: ExportWorkerProps): QueueWorker {
   const worker = new QueueWorker(scope, 'exports', {
     entry: props.entry,
-    environment: { ...props.environment, LMS_EXPORTS_BUCKET: props.bucket.bucketName },
+    environment: {
+      ...props.environment,
+      LMS_EXPORTS_BUCKET: props.bucket.bucketName,
+      NODE_OPTIONS: ['--enable-source-maps', ...EXPORT_WORKER_HEAP_FLAGS].join(' '),
+    },
     timeout: EXPORT_WORKER_TIMEOUT,
     // One job an invocation: each has the whole timeout to itself.
     batchSize: 1,

@@ -26,17 +26,22 @@ function write(out: Writable, chunk: string): Promise<void> | undefined {
   return new Promise((resolve) => out.once('drain', resolve))
 }
 
+/** The rows, handed over in batches (a page of the read): see services/export-rows.ts. */
+export type RowBatches<R extends ReportType> = AsyncIterable<readonly ReportRows[R][]>
+
 export async function writeCsv<R extends ReportType>(
   type: R,
-  rows: AsyncIterable<ReportRows[R]>,
+  batches: RowBatches<R>,
   out: Writable,
 ): Promise<number> {
   const columns = columnsOf(type)
   await write(out, `\uFEFF${columns.map(([name]) => csvCell(name)).join(',')}\r\n`)
   let count = 0
-  for await (const row of rows) {
-    await write(out, `${columns.map(([name]) => csvCell(valueOf(row, name))).join(',')}\r\n`)
-    count += 1
+  for await (const rows of batches) {
+    for (const row of rows) {
+      await write(out, `${columns.map(([name]) => csvCell(valueOf(row, name))).join(',')}\r\n`)
+      count += 1
+    }
   }
   await new Promise<void>((resolve, reject) =>
     out.end((err?: Error | null) => (err ? reject(err) : resolve())),
@@ -61,6 +66,8 @@ const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss'
  */
 const DATE_STYLE: Partial<ExcelJS.Style> = Object.freeze({ numFmt: DATE_FORMAT })
 const PLAIN_STYLE: Partial<ExcelJS.Style> = Object.freeze({})
+/** The same for rows (exceljs gives each row a style object of its own, looked up when written). */
+const ROW_STYLE: Partial<ExcelJS.Style> = Object.freeze({})
 
 /**
  * Deflate level of the XLSX (a zip): 1, the fastest, as exceljs's default already came to (same
@@ -71,7 +78,7 @@ export const XLSX_ZIP_LEVEL = { level: 1 }
 
 export async function writeXlsx<R extends ReportType>(
   type: R,
-  rows: AsyncIterable<ReportRows[R]>,
+  batches: RowBatches<R>,
   out: Writable,
 ): Promise<number> {
   const columns = columnsOf(type)
@@ -92,14 +99,18 @@ export async function writeXlsx<R extends ReportType>(
   const styles = kinds.map((kind) => (kind === 'date' ? DATE_STYLE : PLAIN_STYLE))
   const values: ExcelJS.CellValue[] = new Array<ExcelJS.CellValue>(columns.length)
   let count = 0
-  for await (const row of rows) {
-    for (let i = 0; i < names.length; i++) {
-      values[i] = xlsxCell(kinds[i] as ColumnKind, valueOf(row, names[i] as string))
+  for await (const rows of batches) {
+    for (const row of rows) {
+      for (let i = 0; i < names.length; i++) {
+        values[i] = xlsxCell(kinds[i] as ColumnKind, valueOf(row, names[i] as string))
+      }
+      const added = sheet.addRow(values)
+      // exceljs's Row holds its style in `style` but does not declare it.
+      ;(added as unknown as { style: Partial<ExcelJS.Style> }).style = ROW_STYLE
+      for (let i = 0; i < styles.length; i++) added.getCell(i + 1).style = styles[i] as Partial<ExcelJS.Style>
+      added.commit()
+      count += 1
     }
-    const added = sheet.addRow(values)
-    for (let i = 0; i < styles.length; i++) added.getCell(i + 1).style = styles[i] as Partial<ExcelJS.Style>
-    added.commit()
-    count += 1
   }
   sheet.commit()
   await workbook.commit()
@@ -109,8 +120,8 @@ export async function writeXlsx<R extends ReportType>(
 export function writeReportFile<R extends ReportType>(
   format: ExportFormat,
   type: R,
-  rows: AsyncIterable<ReportRows[R]>,
+  batches: RowBatches<R>,
   out: Writable,
 ): Promise<number> {
-  return format === 'csv' ? writeCsv(type, rows, out) : writeXlsx(type, rows, out)
+  return format === 'csv' ? writeCsv(type, batches, out) : writeXlsx(type, batches, out)
 }

@@ -133,16 +133,21 @@ export class ExportInProgress extends Error {
   }
 }
 
-/** The rows of the job, the cap at most; `more` tells whether the report had another. */
-async function* capped<T>(rows: AsyncIterable<T>, cap: number, state: { more: boolean }): AsyncGenerator<T> {
+/** The batches of rows of the job, the cap at most; `more` tells whether the report had another. */
+async function* capped<T>(
+  batches: AsyncIterable<readonly T[]>,
+  cap: number,
+  state: { more: boolean },
+): AsyncGenerator<readonly T[]> {
   let n = 0
-  for await (const row of rows) {
-    if (n === cap) {
+  for await (const batch of batches) {
+    if (n + batch.length > cap) {
       state.more = true
+      if (n < cap) yield batch.slice(0, cap - n)
       return
     }
-    n += 1
-    yield row
+    n += batch.length
+    yield batch
   }
 }
 

@@ -4,11 +4,13 @@
  * module sends them.
  */
 import {
+  QueryCommand as RawQueryCommand,
   TransactionCanceledException,
+  type AttributeValue,
   type CancellationReason,
   type ConditionalCheckFailedException,
 } from '@aws-sdk/client-dynamodb'
-import { unmarshall } from '@aws-sdk/util-dynamodb'
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb'
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -30,7 +32,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb'
 import { ServiceUnavailableError } from '../domain/errors.ts'
-import { doc, tableName } from './clients.ts'
+import { doc, dynamo, tableName } from './clients.ts'
 import type { Key } from './keys.ts'
 import { recordDbCall } from './metrics.ts'
 
@@ -69,6 +71,39 @@ export async function query(input: WithoutTable<QueryCommandInput>): Promise<Que
     )
     recordDbCall('Query', out.ConsumedCapacity)
     return out
+  } catch (err) {
+    return mapInfrastructureError(err)
+  }
+}
+
+/** A page of a Query as DynamoDB sends it: items and cursor in AttributeValue form. */
+export interface RawPage {
+  readonly items: Record<string, AttributeValue>[]
+  readonly next: Record<string, AttributeValue> | undefined
+}
+
+/**
+ * A Query whose items are left in DynamoDB's AttributeValue form (no document-client unmarshall),
+ * for the few long reads whose decoder reads the attributes directly (store/export-row-raw.ts).
+ * `start` is the previous page's `next`, passed back as it came.
+ */
+export async function queryRaw(
+  input: WithoutTable<Omit<QueryCommandInput, 'ExclusiveStartKey'>>,
+  start?: Record<string, AttributeValue>,
+): Promise<RawPage> {
+  const { ExpressionAttributeValues: values, ...rest } = input
+  try {
+    const out = await dynamo.send(
+      new RawQueryCommand({
+        TableName: tableName,
+        ReturnConsumedCapacity: 'TOTAL',
+        ...rest,
+        ...(values ? { ExpressionAttributeValues: marshall(values, { removeUndefinedValues: true }) } : {}),
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    )
+    recordDbCall('Query', out.ConsumedCapacity)
+    return { items: out.Items ?? [], next: out.LastEvaluatedKey }
   } catch (err) {
     return mapInfrastructureError(err)
   }

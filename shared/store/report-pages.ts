@@ -7,8 +7,8 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { concatAhead } from '../read-ahead.ts'
-import { query, type Item } from './db.ts'
-import { toRowEnrollment, rowAttributes, type RowEnrollment } from './export-row-items.ts'
+import { query, queryRaw, type RawPage } from './db.ts'
+import { toRowEnrollment, rowAttributes, type RawItem, type RowEnrollment } from './export-row-items.ts'
 import { cond, queryExpression, type Condition } from './expression.ts'
 import { indexes, keys } from './keys.ts'
 import { reportIndexes } from './report-indexes.ts'
@@ -115,18 +115,18 @@ async function endKey(r: KeyRange, ascending: boolean): Promise<string | undefin
   return typeof key === 'string' ? key : undefined
 }
 
-/** Every page of one Query, decoded, following its cursor. */
+/** Every page of one Query, decoded from DynamoDB's own form, following its cursor. */
 export async function* pagesOf<T>(
-  params: Omit<QueryCommandInput, 'TableName'>,
-  decode: (item: Item) => T,
+  params: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+  decode: (item: RawItem) => T,
   pageSize = EXPORT_PAGE_SIZE,
 ): AsyncGenerator<T[]> {
-  let start: Record<string, unknown> | undefined
+  let start: RawPage['next']
   do {
-    const out = await query({ ...params, Limit: pageSize, ...(start ? { ExclusiveStartKey: start } : {}) })
-    const items = (out.Items ?? []).map(decode)
+    const page = await queryRaw({ ...params, Limit: pageSize }, start)
+    const items = page.items.map(decode)
     if (items.length > 0) yield items
-    start = out.LastEvaluatedKey
+    start = page.next
   } while (start)
 }
 

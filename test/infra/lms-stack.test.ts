@@ -637,6 +637,10 @@ describe('Construct: LmsStack', () => {
     expect(Object.keys(workerFn?.Properties.Environment.Variables)).toEqual(
       expect.arrayContaining(['LMS_EXPORTS_BUCKET', 'LMS_TABLE_NAME']),
     )
+    // Assess: the worker runs with the heap flags the export bench measured (lib/export-worker-heap.ts)
+    expect(workerFn?.Properties.Environment.Variables.NODE_OPTIONS).toBe(
+      '--enable-source-maps --max-semi-space-size=16',
+    )
     // Assess: the reports group reads export objects only; no other route group touches them
     expect(s3(allowedStatements(template, stack, 'reports'))).toEqual([
       { actions: ['s3:GetObject'], resource: objects },

@@ -31,8 +31,9 @@ const rows: CompletionRow[] = [
   },
 ]
 
+/** The rows as the worker hands them over, in batches: here one row each, so rows span batches. */
 async function* each<T>(list: readonly T[]) {
-  for (const x of list) yield x
+  for (const x of list) yield [x]
 }
 
 async function bytesOf(write: (out: PassThrough) => Promise<number>): Promise<{ n: number; bytes: Buffer }> {
