@@ -84,7 +84,7 @@ export interface RawPage {
 
 /**
  * A Query whose items are left in DynamoDB's AttributeValue form (no document-client unmarshall),
- * for the few long reads whose decoder reads the attributes directly (store/export-row-raw.ts).
+ * for the few long reads whose decoder reads the attributes directly (store/export-row-items.ts).
  * `start` is the previous page's `next`, passed back as it came.
  */
 export async function queryRaw(
