@@ -88,16 +88,10 @@ export function stageTracer(deliveryIdOf: (eventId: string) => string) {
       })
     },
     /** Stamps the relay's message to the webhooks queue, once it is accepted. */
-    watchQueue(client: Instrumentable): void {
-      add(client, 'benchStages', (next, context) => async (args) => {
-        const out = await next(args)
-        if (context.commandName === 'SendMessageCommand') {
-          const body = (args.input as { MessageBody?: string }).MessageBody ?? '{}'
-          const { deliveryId } = JSON.parse(body) as { deliveryId?: string }
-          if (deliveryId) stamp(deliveryId, 'sent')
-        }
-        return out
-      })
+    /** Stamps a delivery's message accepted by the queue (its body, as sent). */
+    queued(body: string): void {
+      const { deliveryId } = JSON.parse(body) as { deliveryId?: string }
+      if (deliveryId) stamp(deliveryId, 'sent')
     },
     written(eventId: string, createdAt: string): void {
       const id = deliveryIdOf(eventId)

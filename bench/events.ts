@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
 
   const { dynamo } = await import('../shared/store/clients.ts')
-  const { sqs } = await import('../shared/queue/sqs.ts')
+  const { queueObservers } = await import('../shared/queue/sqs.ts')
   const { createTenant } = await import('../shared/services/tenants-service.ts')
   const { createEndpoint } = await import('../shared/services/webhooks-service.ts')
   const { newEvent } = await import('../shared/domain/events.ts')
@@ -117,9 +117,9 @@ async function main(): Promise<void> {
   const db: Counter = { byOp: new Map() }
   const queue: Counter = { byOp: new Map() }
   count(dynamo as never, db)
-  count(sqs as never, queue)
+  queueObservers.beforeSend.add(() => queue.byOp.set('SendMessage', (queue.byOp.get('SendMessage') ?? 0) + 1))
   stages.watchDynamo(dynamo as never)
-  stages.watchQueue(sqs as never)
+  queueObservers.sent.add((m) => stages.queued(m.body))
   const workers = startWorkers({ stores, region: BENCH_REGION, tableName: BENCH_TABLE, relay: true })
 
   const writeOne = async () => {

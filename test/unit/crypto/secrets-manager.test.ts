@@ -4,13 +4,12 @@
  * headers), its SigV4 signature verifies for the secretsmanager service, and refusals, retries and
  * empty secrets behave as they did with the SDK's client.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
-import { SignatureV4 } from '@smithy/signature-v4'
-import { Sha256Js } from '@smithy/core/checksum'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { secretString, type SecretsService } from '../../../shared/crypto/secrets-manager.ts'
+import { verifies, type Received } from '../../helpers/sigv4.ts'
 
 const REGION = 'eu-west-1'
 const SECRET_ARN = `arn:aws:secretsmanager:${REGION}:123456789012:secret:lms/encryption-AbCdEf`
@@ -18,13 +17,6 @@ const credentials = {
   accessKeyId: 'AKIDEXAMPLE',
   secretAccessKey: 'wJalrXUtnFEMI/K7MDENG',
   sessionToken: 'token-1',
-}
-
-interface Received {
-  readonly method: string
-  readonly url: string
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
 }
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> }
@@ -58,44 +50,6 @@ beforeEach(() => {
 
 const service = (): SecretsService => ({ endpoint, region: REGION, credentials: async () => credentials })
 
-/** Signs the request again from what arrived (its signed headers only) and compares signatures. */
-async function verifies(r: Received): Promise<{ service: string; region: string; ok: boolean }> {
-  const auth = String(r.headers.authorization)
-  const m =
-    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]+)$/.exec(
-      auth,
-    )
-  if (!m) return { service: '', region: '', ok: false }
-  const [, , , region = '', svc = '', signedHeaders = '', signature] = m
-  const names = signedHeaders.split(';')
-  const headers = Object.fromEntries(names.map((n) => [n, String(r.headers[n])]))
-  const amzDate = String(r.headers['x-amz-date'])
-  const signingDate = new Date(
-    `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`,
-  )
-  const signer = new SignatureV4({ service: svc, region, credentials, sha256: Sha256Js })
-  const again = await signer.sign(
-    {
-      method: r.method,
-      protocol: 'http:',
-      hostname: '127.0.0.1',
-      path: r.url,
-      query: {},
-      headers,
-      body: r.body,
-    },
-    { signingDate, signableHeaders: new Set(names) },
-  )
-  // The signed payload hash must be the body's own (the signer trusts the header when present).
-  const bodyHash = new Sha256Js()
-  bodyHash.update(new TextEncoder().encode(r.body))
-  const hashMatches =
-    r.headers['x-amz-content-sha256'] === undefined ||
-    r.headers['x-amz-content-sha256'] === Buffer.from(await bodyHash.digest()).toString('hex')
-  const signatureMatches = String(again.headers.authorization).endsWith(`Signature=${signature}`)
-  return { service: svc, region, ok: hashMatches && signatureMatches }
-}
-
 describe('GetSecretValue without the Secrets Manager client', () => {
   it('sends what the SDK client sends, signed for secretsmanager in the region, and reads the string', async () => {
     expect(await secretString(SECRET_ARN, service())).toBe('the-secret')
@@ -112,7 +66,7 @@ describe('GetSecretValue without the Secrets Manager client', () => {
       expect(r.headers['content-type']).toBe('application/x-amz-json-1.1')
       expect(r.headers['x-amz-security-token']).toBe('token-1')
       expect(JSON.parse(r.body)).toEqual({ SecretId: SECRET_ARN })
-      expect(await verifies(r)).toEqual({ service: 'secretsmanager', region: REGION, ok: true })
+      expect(await verifies(r, credentials)).toEqual({ service: 'secretsmanager', region: REGION, ok: true })
     }
     // Every header the SDK signs that matters to the service is signed by ours too.
     const signed = (r: Received) =>
@@ -127,7 +81,9 @@ describe('GetSecretValue without the Secrets Manager client', () => {
     await secretString(SECRET_ARN, service())
     const [ours] = received
     if (!ours) throw new Error('expected a request')
-    expect((await verifies({ ...ours, body: JSON.stringify({ SecretId: 'another' }) })).ok).toBe(false)
+    expect((await verifies({ ...ours, body: JSON.stringify({ SecretId: 'another' }) }, credentials)).ok).toBe(
+      false,
+    )
   })
 
   it('a refusal names the error type, never the secret, and is not retried', async () => {

@@ -1,0 +1,131 @@
+/**
+ * One call to an AWS service's JSON protocol (`X-Amz-Target`), SigV4-signed by the SDK's own
+ * signer with the SDK's default credentials chain, both already in every bundle for DynamoDB. The
+ * product makes a few such calls from route groups that need nothing else of the service (Secrets
+ * Manager's GetSecretValue, SQS's SendMessage), and each service client weighed 14-25 KiB and a
+ * share of the cold import of every bundle that held it (docs/decisions/0013-request-path-cost.md).
+ * Retried as the SDK's standard mode retries: three attempts, on throttling, a 429, a 5xx or no
+ * answer, with full jitter over an exponential base.
+ */
+import { SignatureV4 } from '@smithy/signature-v4'
+import { Sha256 } from '../crypto/node-sha256.ts'
+
+export type Credentials = ConstructorParameters<typeof SignatureV4>[0]['credentials']
+
+/** Where the calls go and who signs them. */
+export interface AwsJsonService {
+  /** `https://<service>.<region>.amazonaws.com`, or an emulator's or a test's server. */
+  readonly endpoint: string
+  readonly region: string
+  readonly credentials: Credentials
+}
+
+/** What one operation needs besides the service: its signing name, protocol version and target. */
+export interface AwsJsonOperation {
+  readonly signingName: string
+  /** `1.0` (SQS) or `1.1` (Secrets Manager): the content type `application/x-amz-json-<v>`. */
+  readonly jsonVersion: '1.0' | '1.1'
+  /** The `X-Amz-Target` header, `<prefix>.<Operation>`. */
+  readonly target: string
+}
+
+const ATTEMPTS = 3
+const ATTEMPT_TIMEOUT_MS = 5_000
+/** Error types worth another attempt besides any 5xx and 429: the SDK's throttling codes. */
+const RETRYABLE = new Set([
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+])
+
+/** The endpoint of a service in the configured region (China's regions have their own suffix). */
+export function awsEndpoint(service: string, region: string): string {
+  return `https://${service}.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}`
+}
+
+/** A refused or unanswered call: the operation, the HTTP status and the service's error type only. */
+export class AwsCallError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly errorType: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options)
+    this.name = 'AwsCallError'
+  }
+}
+
+/** The service's error type, from the header or the body (`com.amazonaws.sqs#QueueDoesNotExist`). */
+const errorTypeOf = (header: string | null, body: { __type?: unknown }): string =>
+  String(header ?? body.__type ?? 'UnknownError')
+    .split(':')[0]
+    ?.split('#')
+    .pop() ?? 'UnknownError'
+
+async function attempt(service: AwsJsonService, op: AwsJsonOperation, body: string): Promise<unknown> {
+  const url = new URL(service.endpoint)
+  const signer = new SignatureV4({
+    service: op.signingName,
+    region: service.region,
+    credentials: service.credentials,
+    sha256: Sha256,
+  })
+  const signed = await signer.sign({
+    method: 'POST',
+    protocol: url.protocol,
+    hostname: url.hostname,
+    ...(url.port ? { port: Number(url.port) } : {}),
+    path: '/',
+    query: {},
+    headers: {
+      host: url.host,
+      'content-length': String(Buffer.byteLength(body)),
+      'content-type': `application/x-amz-json-${op.jsonVersion}`,
+      'x-amz-target': op.target,
+    },
+    body,
+  })
+  const name = op.target.split('.').pop() ?? op.target
+  let res: Response
+  try {
+    res = await fetch(new URL('/', url), {
+      method: 'POST',
+      headers: signed.headers,
+      body,
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    })
+  } catch (err) {
+    throw new AwsCallError(`${name}: no answer from ${op.signingName}`, true, 'NoAnswer', { cause: err })
+  }
+  const payload = (await res.json().catch(() => ({}))) as { __type?: unknown }
+  if (res.ok) return payload
+  const type = errorTypeOf(res.headers.get('x-amzn-errortype'), payload)
+  throw new AwsCallError(
+    `${name} refused: ${res.status} ${type}`,
+    res.status >= 500 || res.status === 429 || RETRYABLE.has(type),
+    type,
+  )
+}
+
+/**
+ * Sends `input` to the operation and returns the service's JSON answer. The error never holds the
+ * request or the answer's body (a secret, a message): only the operation, status and error type.
+ */
+export async function callAwsJson(
+  service: AwsJsonService,
+  op: AwsJsonOperation,
+  input: Record<string, unknown>,
+): Promise<unknown> {
+  const body = JSON.stringify(input)
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(service, op, body)
+    } catch (err) {
+      if (!(err instanceof AwsCallError) || !err.retryable || n >= ATTEMPTS) throw err
+      await new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** n))
+    }
+  }
+}
