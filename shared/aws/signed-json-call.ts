@@ -20,14 +20,13 @@ export interface AwsJsonService {
   readonly credentials: Credentials
 }
 
-/** What one operation needs besides the service: its signing name, protocol version and target. */
-export interface AwsJsonOperation {
-  readonly signingName: string
-  /** `1.0` (SQS) or `1.1` (Secrets Manager): the content type `application/x-amz-json-<v>`. */
-  readonly jsonVersion: '1.0' | '1.1'
-  /** The `X-Amz-Target` header, `<prefix>.<Operation>`. */
-  readonly target: string
-}
+/**
+ * What one operation needs besides the service: its signing name, and either the JSON protocol's
+ * version and `X-Amz-Target` (`<prefix>.<Operation>`, POST /), or a REST-JSON path (POST, JSON body).
+ */
+export type AwsJsonOperation =
+  | { readonly signingName: string; readonly jsonVersion: '1.0' | '1.1'; readonly target: string }
+  | { readonly signingName: string; readonly path: string; readonly name: string }
 
 const ATTEMPTS = 3
 const ATTEMPT_TIMEOUT_MS = 5_000
@@ -67,6 +66,8 @@ const errorTypeOf = (header: string | null, body: { __type?: unknown }): string 
 
 async function attempt(service: AwsJsonService, op: AwsJsonOperation, body: string): Promise<unknown> {
   const url = new URL(service.endpoint)
+  const path = 'path' in op ? op.path : '/'
+  const name = 'target' in op ? (op.target.split('.').pop() ?? op.target) : op.name
   const signer = new SignatureV4({
     service: op.signingName,
     region: service.region,
@@ -78,20 +79,20 @@ async function attempt(service: AwsJsonService, op: AwsJsonOperation, body: stri
     protocol: url.protocol,
     hostname: url.hostname,
     ...(url.port ? { port: Number(url.port) } : {}),
-    path: '/',
+    path,
     query: {},
     headers: {
       host: url.host,
       'content-length': String(Buffer.byteLength(body)),
-      'content-type': `application/x-amz-json-${op.jsonVersion}`,
-      'x-amz-target': op.target,
+      ...('target' in op
+        ? { 'content-type': `application/x-amz-json-${op.jsonVersion}`, 'x-amz-target': op.target }
+        : { 'content-type': 'application/json' }),
     },
     body,
   })
-  const name = op.target.split('.').pop() ?? op.target
   let res: Response
   try {
-    res = await fetch(new URL('/', url), {
+    res = await fetch(new URL(path, url), {
       method: 'POST',
       headers: signed.headers,
       body,

@@ -2,18 +2,30 @@
  * The MailSender of AWS: Amazon SES v2 SendEmail, from the configured sender identity, with the
  * configuration set (event publishing, suppression list). A transport error leaves with its name
  * only: SES messages quote the addresses they refused, and log lines hold no personal data.
+ *
+ * One signed REST-JSON call (shared/aws/signed-json-call.ts) rather than `@aws-sdk/client-sesv2`,
+ * which was about 60 KiB of the notifications worker's bundle for this one operation
+ * (docs/decisions/0013-request-path-cost.md); test/unit/mail/ses-sender.test.ts compares the
+ * request with the client's.
  */
-import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2'
+import { defaultProvider } from '@aws-sdk/credential-provider-node'
+import { AwsCallError, awsEndpoint, callAwsJson, type AwsJsonService } from '../aws/signed-json-call.ts'
 import { config } from '../config.ts'
 import type { MailMessage, MailSender } from '../domain/notifications/mail.ts'
 
-/** Exported for fault injection in tests (aws-sdk-client-mock). */
-export const ses = new SESv2Client({
-  region: config.region,
-  ...(config.sesEndpoint
-    ? { endpoint: config.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-    : {}),
-})
+/** Where SendEmail goes: the configured endpoint (LocalStack, a test's server) or SES of the region. */
+export type MailService = AwsJsonService
+
+const fromConfig = (): MailService =>
+  config.sesEndpoint
+    ? {
+        endpoint: config.sesEndpoint,
+        region: config.region,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }
+    : { endpoint: awsEndpoint('email', config.region), region: config.region, credentials: defaultProvider() }
+
+const sendEmail = { signingName: 'ses', path: '/v2/email/outbound-emails', name: 'SendEmail' } as const
 
 /** SES refused this message for good (a malformed or rejected address): sending again cannot help. */
 const PERMANENT = new Set(['MessageRejected', 'BadRequestException'])
@@ -45,14 +57,20 @@ export function sendEmailInput(m: MailMessage) {
   }
 }
 
-export const sesSender: MailSender = {
-  async send(m) {
-    try {
-      const out = await ses.send(new SendEmailCommand(sendEmailInput(m)))
-      return { messageId: out.MessageId ?? '' }
-    } catch (err) {
-      const name = err instanceof Error ? err.name : 'UnknownError'
-      throw new MailTransportError(name, PERMANENT.has(name))
-    }
-  },
+/** The SES sender of a service (tests give a local server); `sesSender` is config's. */
+export function sesSenderFor(service: () => MailService): MailSender {
+  return {
+    async send(m) {
+      try {
+        const out = (await callAwsJson(service(), sendEmail, sendEmailInput(m))) as { MessageId?: unknown }
+        return { messageId: typeof out.MessageId === 'string' ? out.MessageId : '' }
+      } catch (err) {
+        const name = err instanceof AwsCallError ? err.errorType : 'UnknownError'
+        throw new MailTransportError(name, PERMANENT.has(name))
+      }
+    },
+  }
 }
+
+let configured: MailService | undefined
+export const sesSender: MailSender = sesSenderFor(() => (configured ??= fromConfig()))

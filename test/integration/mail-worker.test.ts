@@ -1,21 +1,20 @@
 /**
- * The notifications worker in-process against the test stack's table, with the SES client mocked
- * only to inject faults: a throttled send is retried (not lost, not doubled), copies of one message
+ * The notifications worker in-process against the test stack's table, with a local server standing
+ * in for SES only to inject faults (test/helpers/fake-aws.ts): a throttled send is retried (not lost, not doubled), copies of one message
  * at the same time send once, a deactivated learner is skipped, and no log line holds an address,
  * a name or a body.
  */
 import { randomUUID } from 'node:crypto'
-import { SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2'
-import { mockClient } from 'aws-sdk-client-mock'
 import type { SQSEvent } from 'aws-lambda'
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { handler as notificationWorker } from '../../functions/workers/notification-delivery/handler.ts'
 import { newNotification, type Notification } from '../../shared/domain/events.ts'
-import { ses, sesSender } from '../../shared/mail/ses-sender.ts'
+import { sesSenderFor } from '../../shared/mail/ses-sender.ts'
 import { sendNotification } from '../../shared/services/mail-service.ts'
 import type { NotificationMessage } from '../../shared/services/notification-relay.ts'
 import { listSinkMail, markerParams } from '../../shared/store/mail-store.ts'
 import { getItem } from '../../shared/store/db.ts'
+import { startFakeAws, type Reply } from '../helpers/fake-aws.ts'
 import { user } from '../helpers/learning.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
@@ -32,10 +31,25 @@ vi.mock('../../shared/config.ts', async (importOriginal) => {
   }
 })
 
-const sesMock = mockClient(ses)
+const fakeSes = await startFakeAws('application/json', () => ({ status: 200, body: { MessageId: 'ses-1' } }))
+afterAll(() => fakeSes.close())
+const sesSender = sesSenderFor(() => ({
+  endpoint: fakeSes.endpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+}))
+/** What SES answers when it refuses: the error type in a header, a message quoting the address. */
+const refusal = (type: string, status: number, message: string): Reply => ({
+  status,
+  headers: { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazonaws.sesv2/` },
+  body: { message },
+})
+/** The SendEmail bodies SES received. */
+const sent = () => fakeSes.received.map((r) => JSON.parse(r.body) as Record<string, unknown>)
+
 let stdout: MockInstance<typeof process.stdout.write>
 beforeEach(() => {
-  sesMock.reset()
+  fakeSes.reset()
   stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
 })
 afterEach(() => stdout.mockRestore())
@@ -77,12 +91,10 @@ describe('Worker: notification delivery (in-process)', () => {
     const t = await newTenant()
     const learner = await user(t, { locale: 'fr-CA', first_name: 'Zoé' })
     const msg = confirmation(t.tenant.id, learner.id)
-    sesMock
-      .on(SendEmailCommand)
-      .rejectsOnce(
-        new TooManyRequestsException({ $metadata: {}, message: `Rate exceeded for ${learner.email}` }),
-      )
-      .resolves({ MessageId: 'ses-1' })
+    // Throttled on each of the sender's three attempts, then accepted.
+    fakeSes.replies = [1, 2, 3].map(() =>
+      refusal('TooManyRequestsException', 429, `Rate exceeded for ${learner.email}`),
+    )
 
     // Act
     const first = sendNotification(msg, sesSender)
@@ -90,10 +102,13 @@ describe('Worker: notification delivery (in-process)', () => {
     await sendNotification(msg, sesSender)
     await sendNotification(msg, sesSender)
 
-    // Assess: two attempts, the second accepted; the redelivery after it sends nothing
-    const calls = sesMock.commandCalls(SendEmailCommand)
-    expect(calls).toHaveLength(2)
-    const input = calls[1]?.args[0].input
+    // Assess: the first delivery's three throttled attempts, then one accepted; the redelivery
+    // after it sends nothing
+    const calls = sent()
+    expect(calls).toHaveLength(4)
+    const input = calls[3] as {
+      Content?: { Simple?: { Body?: { Html?: { Data?: string } } } }
+    }
     expect(input).toMatchObject({
       FromEmailAddress: 'no-reply@lms.test',
       Destination: { ToAddresses: [learner.email] },
@@ -150,7 +165,7 @@ describe('Worker: notification delivery (in-process)', () => {
     await sendNotification(msg, sesSender)
 
     // Assess
-    expect(sesMock.commandCalls(SendEmailCommand)).toHaveLength(0)
+    expect(sent()).toHaveLength(0)
     const p = markerParams.get({
       partition: `T#${t.tenant.id}`,
       notificationId: msg.notification.id,
@@ -168,18 +183,14 @@ describe('Worker: notification delivery (in-process)', () => {
     const t = await newTenant()
     const learner = await user(t)
     const msg = confirmation(t.tenant.id, learner.id)
-    sesMock.on(SendEmailCommand).rejects(
-      Object.assign(new Error(`Email address is not verified: ${learner.email}`), {
-        name: 'MessageRejected',
-      }),
-    )
+    fakeSes.replies = [refusal('MessageRejected', 400, `Email address is not verified: ${learner.email}`)]
 
     // Act
     await sendNotification(msg, sesSender)
     await sendNotification(msg, sesSender)
 
     // Assess
-    expect(sesMock.commandCalls(SendEmailCommand)).toHaveLength(1)
+    expect(sent()).toHaveLength(1)
     expect(logText()).toContain('"transportError":"MessageRejected"')
     expect(logText()).not.toContain(learner.email)
   })

@@ -4,11 +4,10 @@
  * headers), its SigV4 signature verifies for the secretsmanager service, and refusals, retries and
  * empty secrets behave as they did with the SDK's client.
  */
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { secretString, type SecretsService } from '../../../shared/crypto/secrets-manager.ts'
+import { startFakeAws } from '../../helpers/fake-aws.ts'
 import { verifies, type Received } from '../../helpers/sigv4.ts'
 
 const REGION = 'eu-west-1'
@@ -19,41 +18,29 @@ const credentials = {
   sessionToken: 'token-1',
 }
 
-type Reply = { status: number; body: unknown; headers?: Record<string, string> }
+const fake = await startFakeAws('application/x-amz-json-1.1', () => ({
+  status: 200,
+  body: { ARN: SECRET_ARN, SecretString: 'the-secret' },
+}))
+afterAll(() => fake.close())
+beforeEach(() => fake.reset())
+const received = fake.received
 
-let server: Server
-let endpoint: string
-const received: Received[] = []
-let replies: Reply[] = []
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => (body += c.toString()))
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
-      const reply = replies.shift() ?? { status: 200, body: { ARN: SECRET_ARN, SecretString: 'the-secret' } }
-      res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.1', ...reply.headers })
-      res.end(JSON.stringify(reply.body))
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const service = (): SecretsService => ({
+  endpoint: fake.endpoint,
+  region: REGION,
+  credentials: async () => credentials,
 })
-
-afterAll(() => new Promise<void>((r) => server.close(() => r())))
-
-beforeEach(() => {
-  received.length = 0
-  replies = []
-})
-
-const service = (): SecretsService => ({ endpoint, region: REGION, credentials: async () => credentials })
 
 describe('GetSecretValue without the Secrets Manager client', () => {
   it('sends what the SDK client sends, signed for secretsmanager in the region, and reads the string', async () => {
     expect(await secretString(SECRET_ARN, service())).toBe('the-secret')
-    const sdk = new SecretsManagerClient({ region: REGION, endpoint, credentials, maxAttempts: 1 })
+    const sdk = new SecretsManagerClient({
+      region: REGION,
+      endpoint: fake.endpoint,
+      credentials,
+      maxAttempts: 1,
+    })
     const out = await sdk.send(new GetSecretValueCommand({ SecretId: SECRET_ARN }))
     expect(out.SecretString).toBe('the-secret')
 
@@ -87,7 +74,7 @@ describe('GetSecretValue without the Secrets Manager client', () => {
   })
 
   it('a refusal names the error type, never the secret, and is not retried', async () => {
-    replies = [
+    fake.replies = [
       {
         status: 400,
         body: {
@@ -103,21 +90,24 @@ describe('GetSecretValue without the Secrets Manager client', () => {
   })
 
   it('throttling and a 5xx are tried again, up to three attempts', async () => {
-    replies = [
+    fake.replies = [
       { status: 400, body: { __type: 'com.amazonaws.secretsmanager#ThrottlingException' } },
       { status: 500, body: { __type: 'InternalServiceError' } },
     ]
     expect(await secretString(SECRET_ARN, service())).toBe('the-secret')
     expect(received).toHaveLength(3)
 
-    replies = [500, 500, 500, 500].map((status) => ({ status, body: { __type: 'InternalServiceError' } }))
-    received.length = 0
+    fake.replies = [500, 500, 500, 500].map((status) => ({
+      status,
+      body: { __type: 'InternalServiceError' },
+    }))
+    fake.received.length = 0
     await expect(secretString(SECRET_ARN, service())).rejects.toThrow('500 InternalServiceError')
     expect(received).toHaveLength(3)
   })
 
   it('a secret without a string value is refused', async () => {
-    replies = [{ status: 200, body: { ARN: SECRET_ARN, SecretBinary: 'AAEC' } }]
+    fake.replies = [{ status: 200, body: { ARN: SECRET_ARN, SecretBinary: 'AAEC' } }]
     await expect(secretString(SECRET_ARN, service())).rejects.toThrow('The secret is empty')
   })
 })

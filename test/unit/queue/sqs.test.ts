@@ -5,11 +5,10 @@
  * the client's did.
  */
 import { createHash } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { queueObservers, sendMessage, type QueueService } from '../../../shared/queue/sqs.ts'
+import { startFakeAws } from '../../helpers/fake-aws.ts'
 import { verifies, type Received } from '../../helpers/sigv4.ts'
 
 const REGION = 'eu-west-1'
@@ -20,47 +19,29 @@ const credentials = {
   sessionToken: 't-1',
 }
 
-type Reply = { status: number; body: unknown }
-
-let server: Server
-let endpoint: string
-const received: Received[] = []
-let replies: Reply[] = []
-
 const md5 = (s: string) => createHash('md5').update(s).digest('hex')
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => (body += c.toString()))
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
-      const sent = JSON.parse(body || '{}') as { MessageBody?: string }
-      const reply = replies.shift() ?? {
-        status: 200,
-        body: { MessageId: 'm-1', MD5OfMessageBody: md5(sent.MessageBody ?? '') },
-      }
-      res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0' })
-      res.end(JSON.stringify(reply.body))
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const fake = await startFakeAws('application/x-amz-json-1.0', (r) => ({
+  status: 200,
+  body: {
+    MessageId: 'm-1',
+    MD5OfMessageBody: md5((JSON.parse(r.body || '{}') as { MessageBody?: string }).MessageBody ?? ''),
+  },
+}))
+afterAll(() => fake.close())
+beforeEach(() => fake.reset())
+const received = fake.received
+
+const service = (): QueueService => ({
+  endpoint: fake.endpoint,
+  region: REGION,
+  credentials: async () => credentials,
 })
-
-afterAll(() => new Promise<void>((r) => server.close(() => r())))
-
-beforeEach(() => {
-  received.length = 0
-  replies = []
-})
-
-const service = (): QueueService => ({ endpoint, region: REGION, credentials: async () => credentials })
 
 describe('SendMessage without the SQS client', () => {
   it('sends what the SDK client sends, signed for sqs in the region', async () => {
     await sendMessage(QUEUE_URL, { job_id: 'j-1', note: 'é' }, 5, service())
-    const sdk = new SQSClient({ region: REGION, endpoint, credentials, maxAttempts: 1 })
+    const sdk = new SQSClient({ region: REGION, endpoint: fake.endpoint, credentials, maxAttempts: 1 })
     await sdk.send(
       new SendMessageCommand({
         QueueUrl: QUEUE_URL,
@@ -89,12 +70,12 @@ describe('SendMessage without the SQS client', () => {
   })
 
   it('an answer whose MD5 is not the body digest is refused', async () => {
-    replies = [{ status: 200, body: { MessageId: 'm-1', MD5OfMessageBody: md5('something else') } }]
+    fake.replies = [{ status: 200, body: { MessageId: 'm-1', MD5OfMessageBody: md5('something else') } }]
     await expect(sendMessage(QUEUE_URL, { a: 1 }, 0, service())).rejects.toThrow('another body digest')
   })
 
   it('a refusal names the error type, never the message, and is not retried', async () => {
-    replies = [
+    fake.replies = [
       {
         status: 400,
         body: {
@@ -112,15 +93,15 @@ describe('SendMessage without the SQS client', () => {
   })
 
   it('throttling and a 5xx are tried again, up to three attempts', async () => {
-    replies = [
+    fake.replies = [
       { status: 400, body: { __type: 'com.amazonaws.sqs#RequestThrottled' } },
       { status: 503, body: { __type: 'ServiceUnavailable' } },
     ]
     await sendMessage(QUEUE_URL, { a: 1 }, 0, service())
     expect(received).toHaveLength(3)
 
-    replies = [500, 500, 500, 500].map((status) => ({ status, body: { __type: 'InternalError' } }))
-    received.length = 0
+    fake.replies = [500, 500, 500, 500].map((status) => ({ status, body: { __type: 'InternalError' } }))
+    fake.received.length = 0
     await expect(sendMessage(QUEUE_URL, { a: 1 }, 0, service())).rejects.toThrow('500 InternalError')
     expect(received).toHaveLength(3)
   })
