@@ -7,7 +7,7 @@
 import { addTallies, emptyTally, sumTallies, type CourseTally } from '../domain/reports/course-performance.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { queryAll } from './db.ts'
-import { toEnrollment } from './enrollment-items.ts'
+import { toTallied } from './enrollment-items.ts'
 import { cond, isEmptyUpdate, queryExpression, updateExpression } from './expression.ts'
 import { keys } from './keys.ts'
 import { reportIndexes } from './report-indexes.ts'
@@ -70,7 +70,5 @@ export async function tallyCreatedBetween(
   from: string,
   to: string,
 ): Promise<CourseTally> {
-  return sumTallies(
-    (await queryAll(courseCreatedBetweenParams(tenant, courseId, from, to))).map(toEnrollment),
-  )
+  return sumTallies((await queryAll(courseCreatedBetweenParams(tenant, courseId, from, to))).map(toTallied))
 }

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot'
 import { enrollmentStatuses, type Enrollment } from '../domain/enrollments/enrollment.ts'
+import type { Tallied } from '../domain/reports/course-performance.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { Item } from './db.ts'
 import { decodeItem, nullable, withDefault } from './decode.ts'
@@ -99,6 +100,27 @@ export function toEnrollment(item: Item): Enrollment {
         },
       ]),
     ),
+    quizAttempts: i.quiz_attempts.map((a) => ({
+      moduleId: a.module_id,
+      raw: a.raw,
+      max: a.max,
+      scaled: a.scaled,
+      passed: a.passed,
+      gradedAt: a.graded_at,
+    })),
+  }
+}
+
+/** What a course tally reads of an enrollment: all the `rpt4` index holds (index-projections.ts). */
+const TalliedItem = v.pick(EnrollmentItem, ['status', 'completed_at', 'enrolled_at', 'quiz_attempts'])
+
+/** @throws MalformedItem when the entry lacks what a course tally reads */
+export function toTallied(item: Item): Tallied {
+  const i = decodeItem('enrollment', TalliedItem, item)
+  return {
+    status: i.status,
+    completedAt: i.completed_at,
+    enrolledAt: i.enrolled_at,
     quizAttempts: i.quiz_attempts.map((a) => ({
       moduleId: a.module_id,
       raw: a.raw,

@@ -15,6 +15,12 @@ export const indexProjections: Readonly<Record<string, IndexProjection>> = {
   pos1: { type: 'KEYS_ONLY' },
   /** User activity: everything the report reads is in the sort value `a1` (activity-index.ts, 0022). */
   act1: { type: 'KEYS_ONLY' },
+  /**
+   * A course's enrollments by creation time: read only for a performance period's partial days,
+   * whose tally needs these four (course-day-tallies.ts). With ALL every enrollment write
+   * (progress, activity) rewrote a ~2 KB entry; now only a status, completion or graded attempt does.
+   */
+  rpt4: { type: 'INCLUDE', attributes: ['status', 'completed_at', 'enrolled_at', 'quiz_attempts'] },
 }
 
 export function projectionOf(indexName: string): IndexProjection {

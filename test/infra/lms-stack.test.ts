@@ -172,6 +172,11 @@ describe('Construct: LmsStack', () => {
     expect(tableSchema.globalIndexes.find((i) => i.name === 'act1')?.projection).toEqual({
       type: 'KEYS_ONLY',
     })
+    // A course's enrollments by creation hold only what a course tally reads.
+    expect(tableSchema.globalIndexes.find((i) => i.name === 'rpt4')?.projection).toEqual({
+      type: 'INCLUDE',
+      attributes: ['status', 'completed_at', 'enrolled_at', 'quiz_attempts'],
+    })
     template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1)
     template.resourceCountIs('AWS::DynamoDB::Table', 0)
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', table)

@@ -52,7 +52,8 @@ export function bestPassingScore(attempts: readonly QuizAttempt[]): number | nul
   return passing.length === 0 ? null : Math.max(...passing)
 }
 
-type Tallied = Pick<Enrollment, 'status' | 'completedAt' | 'enrolledAt' | 'quizAttempts'>
+/** What one enrollment's share of its course's tally depends on. */
+export type Tallied = Pick<Enrollment, 'status' | 'completedAt' | 'enrolledAt' | 'quizAttempts'>
 
 /** One enrollment's share of its course's tally. */
 export function tallyOf(e: Tallied): CourseTally {
