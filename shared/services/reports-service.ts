@@ -50,6 +50,7 @@ import {
   tenantEnrollmentCounters,
 } from '../store/reports-store.ts'
 import { pageOfCompletionsByScore } from '../store/report-score-reads.ts'
+import { pageOfCourseEnrollments } from '../store/course-enrollment-pages.ts'
 import { currentStatusParams, readExpiryHistogram } from '../store/compliance-histogram-items.ts'
 import { complianceTotals } from '../domain/reports/compliance-totals.ts'
 import {
@@ -177,9 +178,14 @@ export async function enrollmentsReport(
   q: EnrollmentsQuery,
 ): Promise<Listed<EnrollmentRow>> {
   const range = { after: q.enrolledAfter, before: q.enrolledBefore, status: q.status, order: q.order }
-  const scoped = await scopedEnrollments(tenant, q)
+  // One course and nothing else: a page of its own index, its total the course's tally.
+  const courseOnly =
+    !q.userId && !q.groupId && !range.after && !range.before && !q.status ? q.courseId : undefined
+  const scoped = courseOnly ? undefined : await scopedEnrollments(tenant, q)
   let listed: Listed<Enrollment>
-  if (scoped) {
+  if (courseOnly) {
+    listed = await pageOfCourseEnrollments(tenant, courseOnly, q.order, q.offset, q.limit)
+  } else if (scoped) {
     const matching = scoped.filter(
       (e) => between(e.enrolledAt, range.after, range.before) && (!q.status || e.status === q.status),
     )

@@ -164,3 +164,41 @@ describe('GET /api/v1/reports/courses/performance with a period', () => {
     expect(await figures('period_start=2026-03-06T00:00:00Z&period_end=2026-03-07T00:00:00Z')).toEqual([0, 0])
   })
 })
+
+describe('GET /api/v1/reports/enrollments?course_id', () => {
+  it("pages one course's enrollments by enrollment date, its total exact through a drop and beside another course", async () => {
+    // Prepare: four enrollments in the course (one then dropped), one in another course.
+    const t = await newTenant()
+    const c = await course(t)
+    const other = await course(t)
+    const made: { id: string; enrolled_at: string }[] = []
+    for (let i = 0; i < 4; i++) {
+      made.push((await enroll(t, (await user(t)).id, c.id)) as { id: string; enrolled_at: string })
+    }
+    await enroll(t, (await user(t)).id, other.id)
+    const drop = await t.api.delete(`/api/v1/enrollments/${made[1]?.id}`)
+    expect(drop.status).toBeLessThan(300)
+    const asc = [...made].sort((a, b) => `${a.enrolled_at}#${a.id}`.localeCompare(`${b.enrolled_at}#${b.id}`))
+    const page = async (query: string) => {
+      const body = await listed(t, `/api/v1/reports/enrollments?${query}`)
+      return { ids: body.data.map((r) => r.enrollment_id), total: body.meta.total }
+    }
+
+    // Act + Assess: every page of one, both orders; the drop stays listed, the other course does not.
+    for (const [order, list] of [
+      ['asc', asc],
+      ['desc', [...asc].reverse()],
+    ] as const) {
+      for (let n = 1; n <= 5; n++) {
+        expect(await page(`course_id=${c.id}&sort_order=${order}&per_page=1&page=${n}`)).toEqual({
+          ids: list[n - 1] ? [list[n - 1]?.id] : [],
+          total: 4,
+        })
+      }
+    }
+    expect(await page(`course_id=${c.id}`)).toEqual({ ids: [...asc].reverse().map((e) => e.id), total: 4 })
+    expect(await page(`course_id=${c.id}&status=dropped`)).toEqual({ ids: [made[1]?.id], total: 1 })
+    expect(await page(`course_id=${other.id}`)).toMatchObject({ total: 1 })
+    expect(await page('course_id=00000000-0000-4000-8000-000000000000')).toEqual({ ids: [], total: 0 })
+  })
+})

@@ -12,6 +12,7 @@ import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
 import { insertEnrollmentsParams, saveEnrollmentParams } from '../../../shared/store/enrollments-store.ts'
 import { scoreSortValue } from '../../../shared/store/report-indexes.ts'
 import { completionsByScoreParams } from '../../../shared/store/report-score-reads.ts'
+import { courseEnrollmentsPageParams } from '../../../shared/store/course-enrollment-pages.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
@@ -149,5 +150,15 @@ describe('Course tallies by creation day (performance with a period)', () => {
     expect(readable('KeyConditionExpression', edge)).toBe(
       `(rpt4pk = "${pk}#CCREATED#c1") AND (rpt4sk BETWEEN "${created}" AND "2026-03-01T23:59:59.999Z#~")`,
     )
+  })
+})
+
+describe('gsi5: one course enrollments page', () => {
+  it("reads the course's own partition in enrollment-date order, newest first unless asc", () => {
+    const desc = courseEnrollmentsPageParams(tenant, 'c1', 'desc')
+    expect(desc.IndexName).toBe('gsi5')
+    expect(readable('KeyConditionExpression', desc)).toBe(`gsi5pk = "${pk}#CENR#c1"`)
+    expect(desc.ScanIndexForward).toBe(false)
+    expect(courseEnrollmentsPageParams(tenant, 'c1', 'asc').ScanIndexForward).toBe(true)
   })
 })
