@@ -60,6 +60,16 @@ const EnrollmentItem = v.object({
   quiz_attempts: withDefault(v.array(QuizAttemptItem), []),
 })
 
+const quizAttempts = (list: readonly v.InferOutput<typeof QuizAttemptItem>[]): Enrollment['quizAttempts'] =>
+  list.map((a) => ({
+    moduleId: a.module_id,
+    raw: a.raw,
+    max: a.max,
+    scaled: a.scaled,
+    passed: a.passed,
+    gradedAt: a.graded_at,
+  }))
+
 /** @throws MalformedItem when the item is not an enrollment */
 export function toEnrollment(item: Item): Enrollment {
   const i = decodeItem('enrollment', EnrollmentItem, item)
@@ -100,14 +110,7 @@ export function toEnrollment(item: Item): Enrollment {
         },
       ]),
     ),
-    quizAttempts: i.quiz_attempts.map((a) => ({
-      moduleId: a.module_id,
-      raw: a.raw,
-      max: a.max,
-      scaled: a.scaled,
-      passed: a.passed,
-      gradedAt: a.graded_at,
-    })),
+    quizAttempts: quizAttempts(i.quiz_attempts),
   }
 }
 
@@ -121,14 +124,7 @@ export function toTallied(item: Item): Tallied {
     status: i.status,
     completedAt: i.completed_at,
     enrolledAt: i.enrolled_at,
-    quizAttempts: i.quiz_attempts.map((a) => ({
-      moduleId: a.module_id,
-      raw: a.raw,
-      max: a.max,
-      scaled: a.scaled,
-      passed: a.passed,
-      gradedAt: a.graded_at,
-    })),
+    quizAttempts: quizAttempts(i.quiz_attempts),
   }
 }
 
