@@ -26,6 +26,7 @@ import { modulePackageSize, presignModulePackage } from '../store/content-store.
 import { getCourse, listModules } from '../store/courses-store.ts'
 import { getPairs, insertEnrollments, pairKey } from '../store/enrollments-store.ts'
 import { WriteRefused } from '../store/store-errors.ts'
+import { retryOnConflict } from '../store/optimistic.ts'
 import { getUser } from '../store/users-store.ts'
 import { changeEnrollment, getEnrollment } from './enrollments-service.ts'
 
@@ -368,12 +369,17 @@ export async function importCompletion(tenant: TenantContext, input: ImportInput
     quizAttempts: [],
   }
   try {
-    await insertEnrollments(tenant, course.id, [{ enrollment, replaces: undefined, effects: noEffects }], {
-      seatLimit: null,
-      requirePublished: false,
-      // History of a former user may be imported after the account was deactivated.
-      requireActiveUsers: false,
-    })
+    // The user's latest activity may move meanwhile (a sign-in): read it again and retry.
+    await retryOnConflict(
+      () =>
+        insertEnrollments(tenant, course.id, [{ enrollment, replaces: undefined, effects: noEffects }], {
+          seatLimit: null,
+          requirePublished: false,
+          // History of a former user may be imported after the account was deactivated.
+          requireActiveUsers: false,
+        }),
+      { isConflict: (err) => err instanceof WriteRefused && err.has('activity') },
+    )
   } catch (err) {
     if (err instanceof WriteRefused) {
       throw new ConflictError('enrollment.duplicate', 'The user already has an enrollment in this course')

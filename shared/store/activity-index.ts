@@ -27,18 +27,26 @@ import { cond, queryExpression } from './expression.ts'
 import { keys } from './keys.ts'
 
 export const activityIndex = { name: 'act1', pk: 'pk', sk: 'a1' } as const
+/**
+ * `act2` (decision 0024, KEYS_ONLY): the same `a1` values partitioned by user (`a2pk`), so one
+ * user's entries (their enrollments with activity, their sign-in) are one key range.
+ */
+export const userActivityIndex = { name: 'act2', pk: 'a2pk', sk: 'a1' } as const
 
 const WIDTH = 9
 const ENROLLMENT = 'E'
 const USER = 'U'
+/** A user's latest activity (UACT items): `A<latest>#<user id>`, the tenant's users by latest. */
+const LATEST = 'A'
 /** Sorts below every instant: a user who never signed in. */
 const NEVER = '!'
 
+/** Milliseconds as fixed-width base 36 (0 for anything before 1970). */
+const msKey = (ms: number): string =>
+  (Number.isFinite(ms) && ms > 0 ? ms : 0).toString(36).padStart(WIDTH, '0')
+
 /** An instant as fixed-width base-36 milliseconds (0 for anything before 1970 or unreadable). */
-export function instantKey(at: string): string {
-  const ms = Date.parse(at)
-  return (Number.isFinite(ms) && ms > 0 ? ms : 0).toString(36).padStart(WIDTH, '0')
-}
+export const instantKey = (at: string): string => msKey(Date.parse(at))
 
 const instantOf = (key: string): string => new Date(parseInt(key, 36)).toISOString()
 
@@ -186,3 +194,51 @@ export const allUsersActivityParams = (tenant: TenantContext): Params =>
 /** Every user of the tenant as one key range per type, read side by side. */
 export const allUsersByTypeParams = (tenant: TenantContext): Params[] =>
   userTypes.map((t) => usersOfTypeParams(tenant, t))
+
+/** The act1 value of a user's latest activity item. */
+export const latestEntryValue = (userId: string, latest: number): string =>
+  `${LATEST}${msKey(latest)}#${userId}`
+
+/** One entry of the users by latest activity. */
+export interface LatestEntry {
+  readonly userId: string
+  readonly latest: number
+}
+
+export function toLatestEntry(item: Item): LatestEntry {
+  const { a1 } = decodeItem('latest activity', Entry, item)
+  const [latest, userId] = a1.slice(LATEST.length).split('#')
+  if (!a1.startsWith(LATEST) || !latest || !userId) {
+    throw new MalformedItem('latest activity', { pk: item.pk, sk: item.sk }, 'a1: expected a latest entry')
+  }
+  return { userId, latest: parseInt(latest, 36) }
+}
+
+/** Users by latest activity, most recent first (ties: the larger id first), at most `limit`. */
+export const latestTopParams = (tenant: TenantContext, limit: number): Params => ({
+  ...onIndex(tenant, cond.between(activityIndex.sk, LATEST, `${LATEST}~`)),
+  ScanIndexForward: false,
+  Limit: limit,
+})
+
+/** Users whose latest activity falls between two instants (milliseconds, both included). */
+export const latestBetweenParams = (tenant: TenantContext, from: number, to: number): Params =>
+  onIndex(tenant, cond.between(activityIndex.sk, `${LATEST}${msKey(from)}`, `${LATEST}${msKey(to)}#~`))
+
+/** One user's act2 entries: their enrollments last active at or after `since`, and their own entry. */
+export const userEntriesParams = (tenant: TenantContext, userId: string, since?: number): Params => ({
+  IndexName: userActivityIndex.name,
+  ...queryExpression({
+    key: cond.and(
+      cond.eq(userActivityIndex.pk, keys.userActivityIndexPk(tenant, userId)),
+      cond.between(
+        userActivityIndex.sk,
+        since === undefined ? ENROLLMENT : `${ENROLLMENT}${msKey(since)}`,
+        `${USER}~`,
+      ),
+    ),
+  }),
+})
+
+/** Whether an act1/act2 value is a user's own entry (else an enrollment's). */
+export const isUserEntry = (a1: string): boolean => a1.startsWith(USER)

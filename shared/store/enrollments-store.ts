@@ -21,6 +21,11 @@ import { keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { skillLevelSteps } from './held-skill-items.ts'
 import { commit, type Step } from './transaction.ts'
+import {
+  activityHistorySteps,
+  activityLatestSteps,
+  enrollmentActivityChange,
+} from './activity-latest-items.ts'
 
 export type { PairState }
 
@@ -106,9 +111,10 @@ export type RowRefusal = 'duplicate' | 'user_inactive'
 /**
  * What a failed condition of an enrollment group means: row `row`'s pair or record changed
  * (`duplicate`) or its user was deactivated (`user_inactive`); or the course refused (gone,
- * unpublished, or its seats taken).
+ * unpublished, or its seats taken); or a user's latest activity moved meanwhile (`activity`: read
+ * again and retry).
  */
-export type GroupRefusal = { readonly row: number; readonly kind: RowRefusal } | 'course'
+export type GroupRefusal = { readonly row: number; readonly kind: RowRefusal } | 'course' | 'activity'
 
 /** The guards of a group besides each row's own: what the course and the users must be. */
 export interface GroupGuards {
@@ -217,6 +223,9 @@ export function insertEnrollmentsParams(
       pairStep(tenant, row, i),
       enrollmentStep(tenant, row, i),
       ...effectSteps(tenant, row.effects),
+      ...(row.replaces
+        ? activityHistorySteps<GroupRefusal>(tenant, row.replaces.enrollment, { row: i, kind: 'duplicate' })
+        : []),
     ]),
     ...(guards.requireActiveUsers === false
       ? []
@@ -254,7 +263,17 @@ export async function insertEnrollments(
   rows: readonly NewEnrollment[],
   guards: GroupGuards,
 ): Promise<void> {
-  await commit(insertEnrollmentsParams(tenant, courseId, rows, guards))
+  // Only an imported completion arrives with instants; a replaced row's stay as history.
+  const activity = await Promise.all(
+    rows.map((row) =>
+      activityLatestSteps<GroupRefusal>(
+        tenant,
+        enrollmentActivityChange(undefined, row.enrollment),
+        'activity',
+      ),
+    ),
+  )
+  await commit([...insertEnrollmentsParams(tenant, courseId, rows, guards), ...activity.flat()])
 }
 
 /**
@@ -385,5 +404,10 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
  * admission, `course` (unpublished or full) or `user_inactive`
  */
 export async function saveEnrollment(tenant: TenantContext, change: EnrollmentChange): Promise<void> {
-  await commit(saveEnrollmentParams(tenant, change))
+  const activity = await activityLatestSteps<ChangeRefusal>(
+    tenant,
+    enrollmentActivityChange(change.before, change.after),
+    'stale',
+  )
+  await commit([...saveEnrollmentParams(tenant, change), ...activity])
 }

@@ -15,6 +15,8 @@ export const indexProjections: Readonly<Record<string, IndexProjection>> = {
   pos1: { type: 'KEYS_ONLY' },
   /** User activity: everything the report reads is in the sort value `a1` (activity-index.ts, 0022). */
   act1: { type: 'KEYS_ONLY' },
+  /** One user's activity entries, the same `a1` values (decision 0024). */
+  act2: { type: 'KEYS_ONLY' },
   /**
    * A course's enrollments by creation time: read only for a performance period's partial days,
    * whose tally needs these four (course-day-tallies.ts). With ALL every enrollment write

@@ -205,6 +205,16 @@ export const keys = {
   assignmentsIndexPk: (t: TenantContext): string => `${tp(t)}#ASSIGN`,
   /** Compliance histogram (decision 0023): assignments by certificate expiry day, a month an item. */
   expiryMonth: (t: TenantContext, month: string): Key => ({ pk: tp(t), sk: `RPTEXPIRY#${month}` }),
+  /** A user's latest activity (decision 0024), and the tenant's users by the day of theirs. */
+  activityLatest: (t: TenantContext, userId: string): Key => ({ pk: tp(t), sk: `UACT#${userId}` }),
+  activityLatestMonth: (t: TenantContext, month: string): Key => ({ pk: tp(t), sk: `RPTACT#${month}` }),
+  /** One user's activity entries (act2): their enrollments with activity and their own entry. */
+  userActivityIndexPk: (t: TenantContext, userId: string): string => `${tp(t)}#ACT#${userId}`,
+  /** A replaced enrollment's activity, kept as history (decision 0024). */
+  activityHistory: (t: TenantContext, enrollmentId: string, replacedAt: string): Key => ({
+    pk: tp(t),
+    sk: `ACTH#${enrollmentId}#${replacedAt}`,
+  }),
   /** A course's tally of the enrollments created on one UTC day (decision 0023: performance by period). */
   courseDayReport: (t: TenantContext, courseId: string, day: string): Key => ({
     pk: tp(t),

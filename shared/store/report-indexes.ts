@@ -6,7 +6,8 @@
  *   `T#<t>#ASSIGN`, sorted by `<certificate_expires_at>#<id>`, `~#<id>` for a completion that never
  *   expires, `!#<id>` without a completion. Compliance at `as_of` is then a key range per status.
  * - act1, activity (activity-index.ts, KEYS_ONLY): enrollments with activity by last activity,
- *   and every user by last sign-in. A period's activity is a key range.
+ *   every user by last sign-in, and users by latest activity. A period's activity is a key range.
+ * - act2, one user's activity (KEYS_ONLY, decision 0024): the same entries by user.
  * - rpt3, completions by score: each completed enrollment under `T#<t>#SCORES` by
  *   `<score, fixed width>#<id>` (`~#<id>` without a score, so it sorts last ascending and first
  *   descending, as compareScore orders them). sort_by=score pages it with a Limit.
@@ -17,7 +18,12 @@ import { isAssignment } from '../domain/reports/compliance.ts'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { User } from '../domain/users/user.ts'
-import { activityIndex, enrollmentActivityAttributes, userActivityAttributes } from './activity-index.ts'
+import {
+  activityIndex,
+  enrollmentActivityAttributes,
+  userActivityAttributes,
+  userActivityIndex,
+} from './activity-index.ts'
 import type { Item } from './db.ts'
 import { keys } from './keys.ts'
 
@@ -28,10 +34,11 @@ const rpt4 = { name: 'rpt4', pk: 'rpt4pk', sk: 'rpt4sk' } as const
 export const reportIndexes = {
   assignments: rpt1,
   activity: activityIndex,
+  userActivity: userActivityIndex,
   scores: rpt3,
   courseCreated: rpt4,
 } as const
-export const reportIndexList = [rpt1, activityIndex, rpt3, rpt4] as const
+export const reportIndexList = [rpt1, activityIndex, userActivityIndex, rpt3, rpt4] as const
 
 /**
  * A score as a sort key that orders as the number does: fixed width, four decimals; a negative
@@ -63,14 +70,21 @@ export function enrollmentReportKeys(tenant: TenantContext, e: Enrollment): Item
       : {}),
     [rpt4.pk]: keys.courseCreatedIndexPk(tenant, e.courseId),
     [rpt4.sk]: keys.sortKey(e.createdAt, e.id),
-    ...enrollmentActivityAttributes(e),
+    ...userActivityKeys(tenant, e.userId, enrollmentActivityAttributes(e)),
   }
 }
 
-/** Every user is on act1 by their last sign-in (its partition is the table's own: no tenant needed). */
+/** An act1 value, on act2 too: the same entry in its user's partition (decision 0024). */
+export function userActivityKeys(tenant: TenantContext, userId: string, activity: Item): Item {
+  return activity[userActivityIndex.sk] === undefined
+    ? activity
+    : { ...activity, [userActivityIndex.pk]: keys.userActivityIndexPk(tenant, userId) }
+}
+
+/** Every user is on act1 by their last sign-in, and on act2 in their own partition. */
 export function userReportKeys(
-  _tenant: TenantContext,
+  tenant: TenantContext,
   user: Pick<User, 'id' | 'lastLoginAt' | 'userType'>,
 ): Item {
-  return userActivityAttributes(user)
+  return userActivityKeys(tenant, user.id, userActivityAttributes(user))
 }

@@ -24,6 +24,7 @@ import { effectSteps } from './outbox-items.ts'
 import { userReportKeys } from './report-indexes.ts'
 import { commit, type Step } from './transaction.ts'
 import { userPositionAttributes } from './user-positions.ts'
+import { activityLatestSteps, userActivityChange } from './activity-latest-items.ts'
 
 /** What the tenant-wide indexes mean for users: the three sort orders of the users list. */
 export const usersBy = { created: indexes.gsi1, lastName: indexes.gsi2, email: indexes.gsi3 } as const
@@ -225,7 +226,12 @@ export function saveUserSteps(
 
 /** @throws WriteRefused naming `stale`, `seat_cap` or `email_taken` */
 export async function saveUser(tenant: TenantContext, change: UserChange): Promise<void> {
-  await commit(saveUserSteps(tenant, change))
+  const activity = await activityLatestSteps<UserRefusal>(
+    tenant,
+    userActivityChange(change.before, change.after),
+    'stale',
+  )
+  await commit([...saveUserSteps(tenant, change), ...activity])
 }
 
 /** Frees the old address for reuse and claims the new one, only if the old guard is this user's. */

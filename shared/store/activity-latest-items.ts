@@ -1,0 +1,208 @@
+/**
+ * Users' latest activity (docs/decisions/0024-user-activity-aggregate.md): per user an item
+ * `UACT#<user id>` holding the latest of their sign-in, starts and completions (on act1 as
+ * `A<latest>#<user id>`), and per tenant a histogram of users by the UTC day of their latest
+ * (`RPTACT#<yyyy-mm>`, attribute `d<dd>`). Every write that adds or removes such an instant moves
+ * both in its own transaction, conditioned on the latest it read, so a concurrent move makes it
+ * retry instead of counting a user twice.
+ */
+import * as v from 'valibot'
+import {
+  dayOf,
+  decideLatest,
+  histogramDelta,
+  instantsNotIn,
+  instantsOf,
+  latestOf,
+} from '../domain/reports/activity-latest.ts'
+import type { Enrollment } from '../domain/enrollments/enrollment.ts'
+import type { TenantContext } from '../domain/tenants/tenant.ts'
+import type { User } from '../domain/users/user.ts'
+import {
+  enrollmentActivityAttributes,
+  isUserEntry,
+  latestEntryValue,
+  toEnrollmentActivity,
+  toUserActivity,
+  userActivityAttributes,
+  userEntriesParams,
+} from './activity-index.ts'
+import { getItem, queryAll, type Item } from './db.ts'
+import { decodeItem } from './decode.ts'
+import { cond, conditionExpression, updateExpression } from './expression.ts'
+import { keys } from './keys.ts'
+import { userActivityKeys } from './report-indexes.ts'
+import type { Step } from './transaction.ts'
+
+const Latest = v.object({ latest: v.number() })
+
+/** A user's latest activity as stored (consistent read: the write that follows is conditioned on it). */
+export async function readLatest(tenant: TenantContext, userId: string): Promise<number | null> {
+  const item = await getItem(keys.activityLatest(tenant, userId), { ConsistentRead: true })
+  return item ? decodeItem('latest activity', Latest, item).latest : null
+}
+
+const dayAttribute = (day: string) => `d${day.slice(8, 10)}`
+
+/** The user's latest item moved from `from` to `to`, and the histogram's days with it. */
+export function latestMoveSteps<R>(
+  tenant: TenantContext,
+  userId: string,
+  from: number | null,
+  to: number | null,
+  refusal: R,
+): Step<R>[] {
+  if (from === to) return []
+  const Key = keys.activityLatest(tenant, userId)
+  const asRead = from === null ? cond.notExists() : cond.eq('latest', from)
+  const own: Step<R> =
+    to === null
+      ? { item: { Delete: { Key, ...conditionExpression(asRead) } }, refusal }
+      : {
+          item: {
+            Put: {
+              Item: {
+                ...Key,
+                type: 'user_activity_latest',
+                user_id: userId,
+                latest: to,
+                a1: latestEntryValue(userId, to),
+              },
+              ...conditionExpression(asRead),
+            },
+          },
+          refusal,
+        }
+  const byMonth = new Map<string, Record<string, number>>()
+  for (const [day, n] of Object.entries(histogramDelta(from, to))) {
+    const month = day.slice(0, 7)
+    byMonth.set(month, { ...byMonth.get(month), [dayAttribute(day)]: n })
+  }
+  return [
+    own,
+    ...[...byMonth].map(([month, add]) => ({
+      item: {
+        Update: {
+          Key: keys.activityLatestMonth(tenant, month),
+          ...updateExpression({ add, set: { type: 'activity_histogram', month } }),
+        },
+      },
+    })),
+  ]
+}
+
+/** What a write replaces of one user's activity: the act1 value it removes, the instants before and after. */
+export interface ActivityChange {
+  readonly userId: string
+  /** The `a1` of the item as it was (its entry is left out when the user's instants are read again). */
+  readonly replaced: string | undefined
+  readonly before: readonly number[]
+  readonly after: readonly number[]
+}
+
+export const enrollmentActivityChange = (
+  before: Enrollment | undefined,
+  after: Enrollment,
+): ActivityChange => ({
+  userId: after.userId,
+  replaced: before ? (enrollmentActivityAttributes(before).a1 as string | undefined) : undefined,
+  before: before ? instantsOf(before.startedAt, before.completedAt) : [],
+  after: instantsOf(after.startedAt, after.completedAt),
+})
+
+export const userActivityChange = (before: User, after: User): ActivityChange => ({
+  userId: after.id,
+  replaced: userActivityAttributes(before).a1 as string,
+  before: instantsOf(before.lastLoginAt),
+  after: instantsOf(after.lastLoginAt),
+})
+
+/** Every instant of a user's act2 entries but the one `replaced` names. */
+async function otherInstants(tenant: TenantContext, userId: string, replaced: string | undefined) {
+  const items = await queryAll(userEntriesParams(tenant, userId))
+  let skipped = false
+  return items.flatMap((item: Item) => {
+    if (!skipped && item.a1 === replaced) {
+      skipped = true
+      return []
+    }
+    if (isUserEntry(String(item.a1))) return instantsOf(toUserActivity(item).lastLoginAt)
+    const e = toEnrollmentActivity(item)
+    return instantsOf(e.startedAt, e.completedAt)
+  })
+}
+
+/**
+ * The steps that keep the user's latest true after `change`, or none: a later instant moves it
+ * up; an instant that may have been the latest gone (a backdated start, an older sign-in written
+ * over a newer one) reads the user's other instants (act2) and moves it to theirs.
+ */
+export async function activityLatestSteps<R>(
+  tenant: TenantContext,
+  change: ActivityChange,
+  refusal: R,
+): Promise<Step<R>[]> {
+  if (
+    instantsNotIn(change.before, change.after).length + instantsNotIn(change.after, change.before).length ===
+    0
+  )
+    return []
+  const latest = await readLatest(tenant, change.userId)
+  const decision = decideLatest(latest, change.before, change.after)
+  if (decision.kind === 'keep') return []
+  const to =
+    decision.kind === 'move'
+      ? decision.to
+      : latestOf([...(await otherInstants(tenant, change.userId, change.replaced)), ...change.after])
+  return latestMoveSteps(tenant, change.userId, latest, to, refusal)
+}
+
+/**
+ * A reactivation starts the enrollment afresh; what the learner did in it before stays history
+ * (decision 0024): its act1/act2 entry is kept as an item of its own, so the user's instants, and
+ * with them their latest, never move down because an enrollment was replaced.
+ */
+export function activityHistorySteps<R>(tenant: TenantContext, replaced: Enrollment, refusal: R): Step<R>[] {
+  const activity = enrollmentActivityAttributes(replaced)
+  if (activity.a1 === undefined) return []
+  const Item = {
+    ...keys.activityHistory(tenant, replaced.id, replaced.updatedAt),
+    type: 'enrollment_activity_history',
+    user_id: replaced.userId,
+    enrollment_id: replaced.id,
+    ...userActivityKeys(tenant, replaced.userId, activity),
+  }
+  return [{ item: { Put: { Item, ...conditionExpression(cond.notExists()) } }, refusal }]
+}
+
+/**
+ * The latest items and histogram of a freshly seeded tenant (bench seeding: no item exists yet),
+ * as the writes above would have left them.
+ */
+export function seedLatestItems(
+  tenant: TenantContext,
+  users: readonly Pick<User, 'id' | 'lastLoginAt'>[],
+  enrollments: readonly Pick<Enrollment, 'userId' | 'startedAt' | 'completedAt'>[],
+): Item[] {
+  const instants = new Map<string, number[]>()
+  const add = (userId: string, list: number[]) =>
+    instants.set(userId, [...(instants.get(userId) ?? []), ...list])
+  for (const u of users) add(u.id, instantsOf(u.lastLoginAt))
+  for (const e of enrollments) add(e.userId, instantsOf(e.startedAt, e.completedAt))
+  const items: Item[] = []
+  const months = new Map<string, Record<string, number>>()
+  for (const [userId, list] of instants) {
+    const latest = latestOf(list)
+    if (latest === null) continue
+    const put = latestMoveSteps(tenant, userId, null, latest, undefined)[0]?.item.Put?.Item
+    if (put) items.push(put)
+    const day = dayOf(latest)
+    const month = months.get(day.slice(0, 7)) ?? {}
+    month[dayAttribute(day)] = (month[dayAttribute(day)] ?? 0) + 1
+    months.set(day.slice(0, 7), month)
+  }
+  for (const [month, days] of months) {
+    items.push({ ...keys.activityLatestMonth(tenant, month), type: 'activity_histogram', month, ...days })
+  }
+  return items
+}
