@@ -27,7 +27,22 @@ import type {
   EnrollmentRow,
   UserActivityRow,
 } from '../domain/reports/rows.ts'
-import { activeUserIds, activityPeriod, activityRow, isActive } from '../domain/reports/user-activity.ts'
+import {
+  activeUserIds,
+  activityPeriod,
+  activityRow,
+  byRecentActivity,
+  isActive,
+  latestInPeriod,
+  type Period,
+} from '../domain/reports/user-activity.ts'
+import { activeSince, dayOf, nextDayStart } from '../domain/reports/activity-latest.ts'
+import {
+  countLatestBetween,
+  latestDays,
+  userActivitySince,
+  usersByLatest,
+} from '../store/activity-latest-reads.ts'
 import type { EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { UserType } from '../domain/users/user.ts'
@@ -277,12 +292,46 @@ async function usersInScope(
 }
 
 /**
- * Rows ordered by user id, from act1 (activity-index.ts, decision 0022): the enrollments last
- * active since the period's start, and the users who signed in inside it. Without include_inactive
- * and user_type their ids decide who is active, and only the page's other users are read (for
- * their last sign-in). With include_inactive every user of the tenant (or group) has a row; with
- * user_type the candidates are that type's users: both read those users' entries (or a small
- * group's items).
+ * The aggregate (decision 0024) answers a page of this size at most: each row is one read of the
+ * user's own entries, so an export (every row) reads the period's entries whole instead.
+ */
+const LATEST_PAGE_MAX = 200
+
+/**
+ * The default listing (no group, type or include_inactive) from the users' latest activity: when
+ * no user's latest is after the period's end, the active users are exactly those whose latest is
+ * at or after its start. Their count is the histogram's days after the start's day plus a COUNT
+ * of its own; the page is a Limit read of the index, each row its user's own entries (act2).
+ * Undefined when the period ends before some user's latest: the exact reads answer then.
+ */
+async function activityFromLatest(
+  tenant: TenantContext,
+  q: UserActivityQuery,
+  period: Period,
+): Promise<Listed<UserActivityRow> | undefined> {
+  const start = Date.parse(period.start)
+  const [top, days, ofStartDay] = await Promise.all([
+    usersByLatest(tenant, q.offset + q.limit),
+    latestDays(tenant, dayOf(start).slice(0, 7)),
+    countLatestBetween(tenant, start, nextDayStart(start) - 1),
+  ])
+  if (top.length > 0 && (top[0]?.latest ?? 0) > Date.parse(period.end)) return undefined
+  const page = top.filter((u) => u.latest >= start).slice(q.offset)
+  const rows = await mapLimit(page, MEMBER_QUERIES_IN_FLIGHT, async (u) => {
+    const own = await userActivitySince(tenant, u.userId, start)
+    return activityRow(u.userId, own.lastLoginAt, own.enrollments, period)
+  })
+  return { items: rows, total: activeSince(days, start, ofStartDay) }
+}
+
+/**
+ * Rows ordered by most recent activity in the period (byRecentActivity). The default listing
+ * reads the latest-activity aggregate (activityFromLatest); otherwise act1 (activity-index.ts,
+ * decision 0022): the enrollments last active since the period's start, and the users who signed
+ * in inside it. Without include_inactive and user_type their ids decide who is active, and only
+ * the page's other users are read (for their last sign-in). With include_inactive every user of
+ * the tenant (or group) has a row; with user_type the candidates are that type's users: both read
+ * those users' entries (or a small group's items).
  */
 export async function userActivityReport(
   tenant: TenantContext,
@@ -290,9 +339,13 @@ export async function userActivityReport(
   now = nowIso(),
 ): Promise<Listed<UserActivityRow>> {
   const period = activityPeriod(now, q.activeAfter, q.activeBefore)
+  const everyone = q.includeInactive || q.userType !== undefined
+  if (!everyone && !q.groupId && q.limit <= LATEST_PAGE_MAX) {
+    const listed = await activityFromLatest(tenant, q, period)
+    if (listed) return listed
+  }
   const members = q.groupId ? ((await memberUserIds(tenant, q.groupId)) ?? new Set<string>()) : undefined
   if (members?.size === 0) return { items: [], total: 0 }
-  const everyone = q.includeInactive || q.userType !== undefined
   const [recent, users] = await Promise.all([
     enrollmentsActiveSince(tenant, period.start, Date.parse(now) > Date.parse(period.end) ? now : period.end),
     everyone ? usersInScope(tenant, members, q.userType) : usersSignedInDuring(tenant, period),
@@ -305,22 +358,32 @@ export async function userActivityReport(
   }
   if (!everyone) {
     // Who is active follows from the ids: only the page's users who did not sign in are read.
-    const ids = [...activeUserIds(users, recent, period)].filter((id) => !members || members.has(id))
-    const page = pageOf(ids.sort(), q)
     const known = new Map(users.map((u) => [u.id, u.lastLoginAt]))
-    const missing = page.items.filter((id) => !known.has(id))
+    const ids = [...activeUserIds(users, recent, period)].filter((id) => !members || members.has(id))
+    const ordered = ids
+      .map((id) => ({ id, latest: latestInPeriod(known.get(id) ?? null, byUser.get(id) ?? [], period) }))
+      .sort(byRecentActivity)
+    const page = pageOf(ordered, q)
+    const missing = page.items.filter((u) => !known.has(u.id)).map((u) => u.id)
     for (const u of missing.length > 0 ? await batchGetUsers(tenant, missing) : [])
       known.set(u.id, u.lastLoginAt)
     return {
-      items: page.items.map((id) => activityRow(id, known.get(id) ?? null, byUser.get(id) ?? [], period)),
+      items: page.items.map((u) =>
+        activityRow(u.id, known.get(u.id) ?? null, byUser.get(u.id) ?? [], period),
+      ),
       total: page.total,
     }
   }
   const rows = users
     .filter((u) => !q.userType || u.userType === q.userType)
-    .map((u) => activityRow(u.id, u.lastLoginAt, byUser.get(u.id) ?? [], period))
-    .filter((row) => q.includeInactive || isActive(row))
-  return pageOf(rows.sort(byKey((r) => r.user_id, 'asc')), q)
+    .map((u) => ({
+      id: u.id,
+      latest: latestInPeriod(u.lastLoginAt, byUser.get(u.id) ?? [], period),
+      row: activityRow(u.id, u.lastLoginAt, byUser.get(u.id) ?? [], period),
+    }))
+    .filter((r) => q.includeInactive || isActive(r.row))
+  const page = pageOf(rows.sort(byRecentActivity), q)
+  return { items: page.items.map((r) => r.row), total: page.total }
 }
 
 export interface CoursePerformanceQuery extends PageRequest {

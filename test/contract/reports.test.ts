@@ -406,6 +406,22 @@ describe('GET /api/v1/reports/users/activity', () => {
       at: iso(now - 3 * DAY),
     })
 
+    // Most recent activity in the period first; ties, and users without any, by id descending.
+    const activityAt = new Map([
+      [signedIn.id, now - 2 * DAY],
+      [learner.id, now - DAY],
+      [partner.id, now - 3 * DAY],
+      [partnerSignedIn.id, now - DAY],
+      [old.id, now - 40 * DAY],
+    ])
+    const ordered = (list: string[], since = now - 30 * DAY) => {
+      const at = (id: string) => {
+        const ms = activityAt.get(id)
+        return ms !== undefined && ms >= since ? ms : -Infinity
+      }
+      return [...list].sort((a, b) => (at(a) !== at(b) ? at(b) - at(a) : a < b ? 1 : -1))
+    }
+
     // Act
     const r = await t.api.get('/api/v1/reports/users/activity')
 
@@ -413,7 +429,7 @@ describe('GET /api/v1/reports/users/activity', () => {
     expect(r.status).toBe(200)
     const rows = r.body.data as { user_id: string; period_start: string; period_end: string }[]
     expect(rows.map((row) => row.user_id)).toEqual(
-      [signedIn.id, learner.id, partner.id, partnerSignedIn.id].sort(),
+      ordered([signedIn.id, learner.id, partner.id, partnerSignedIn.id]),
     )
     expect(r.body.meta.total).toBe(4)
     const row = rows.find((x) => x.user_id === learner.id)
@@ -441,25 +457,25 @@ describe('GET /api/v1/reports/users/activity', () => {
     // Reports are history: a deactivated user keeps a row, with the last sign-in as recorded.
     await deactivateUser(t.tenant, old.id)
     expect(await ids('include_inactive=true')).toEqual(
-      [signedIn.id, learner.id, idle.id, partner.id, old.id, partnerSignedIn.id, partnerIdle.id].sort(),
+      ordered([signedIn.id, learner.id, idle.id, partner.id, old.id, partnerSignedIn.id, partnerIdle.id]),
     )
     const everyone = await t.api.get('/api/v1/reports/users/activity?include_inactive=true')
     expect(everyone.body.data.find((x: { user_id: string }) => x.user_id === old.id)).toMatchObject({
       last_login_at: iso(now - 40 * DAY),
       courses_started: 0,
     })
-    expect(await ids('user_type=partner')).toEqual([partner.id, partnerSignedIn.id].sort())
+    expect(await ids('user_type=partner')).toEqual(ordered([partner.id, partnerSignedIn.id]))
     expect(await ids('user_type=partner&include_inactive=true')).toEqual(
-      [partner.id, partnerSignedIn.id, partnerIdle.id].sort(),
+      ordered([partner.id, partnerSignedIn.id, partnerIdle.id]),
     )
-    expect(await ids('user_type=internal')).toEqual([signedIn.id, learner.id].sort())
+    expect(await ids('user_type=internal')).toEqual(ordered([signedIn.id, learner.id]))
     expect(await ids(`active_after=${iso(now - 50 * DAY)}`)).toEqual(
-      [signedIn.id, learner.id, partner.id, old.id, partnerSignedIn.id].sort(),
+      ordered([signedIn.id, learner.id, partner.id, old.id, partnerSignedIn.id], now - 50 * DAY),
     )
     expect(await ids(`active_before=${iso(now - 30 * DAY)}`)).toEqual([old.id])
     const g = await group(t, [idle.id, learner.id])
     expect(await ids(`group_id=${g}`)).toEqual([learner.id])
-    expect(await ids(`group_id=${g}&include_inactive=true`)).toEqual([idle.id, learner.id].sort())
+    expect(await ids(`group_id=${g}&include_inactive=true`)).toEqual(ordered([idle.id, learner.id]))
     for (const [query, field] of [
       ['include_inactive=yes', 'include_inactive'],
       ['user_type=robot', 'user_type'],

@@ -77,3 +77,31 @@ export function activeUserIds(
   for (const e of recent) if (inPeriod(e.startedAt, p) || inPeriod(e.completedAt, p)) ids.add(e.userId)
   return ids
 }
+
+/**
+ * The latest instant inside the period that makes the user active (a sign-in, a start or a
+ * completion), in milliseconds, or null when none does. Rows are ordered by it (decision 0024).
+ */
+export function latestInPeriod(
+  lastLoginAt: string | null,
+  enrollments: readonly Pick<Enrollment, 'startedAt' | 'completedAt'>[],
+  p: Period,
+): number | null {
+  const ats = [lastLoginAt, ...enrollments.flatMap((e) => [e.startedAt, e.completedAt])]
+  const inside = ats.filter((at) => inPeriod(at, p)).map((at) => Date.parse(at as string))
+  return inside.length === 0 ? null : Math.max(...inside)
+}
+
+/**
+ * The report's order: most recent activity in the period first, ties by user id descending (as
+ * the latest-activity index reads backwards); users without activity in it last, by id descending.
+ */
+export function byRecentActivity(
+  a: { readonly id: string; readonly latest: number | null },
+  b: { readonly id: string; readonly latest: number | null },
+): number {
+  const la = a.latest ?? -Infinity
+  const lb = b.latest ?? -Infinity
+  if (la !== lb) return lb - la
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0
+}

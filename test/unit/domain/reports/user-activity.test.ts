@@ -4,7 +4,9 @@ import {
   activeUserIds,
   activityPeriod,
   activityRow,
+  byRecentActivity,
   isActive,
+  latestInPeriod,
 } from '../../../../shared/domain/reports/user-activity.ts'
 import { enrollment } from './fixtures.ts'
 
@@ -90,5 +92,24 @@ describe('active users of a period, from ids alone', () => {
       p,
     )
     expect([...ids].sort()).toEqual(['completed', 'signed-in', 'started'])
+  })
+
+  it('orders by the latest sign-in, start or completion inside the period, ties and the inactive by id descending', () => {
+    const inside = '2026-06-10T00:00:00.000Z'
+    const later = '2026-06-20T00:00:00.000Z'
+    const before = '2026-05-01T00:00:00.000Z'
+    expect(latestInPeriod(inside, [{ startedAt: later, completedAt: null }], period)).toBe(Date.parse(later))
+    expect(latestInPeriod(before, [{ startedAt: before, completedAt: inside }], period)).toBe(
+      Date.parse(inside),
+    )
+    expect(latestInPeriod(before, [], period)).toBeNull()
+    const rows = [
+      { id: 'a', latest: null },
+      { id: 'b', latest: 5 },
+      { id: 'c', latest: 9 },
+      { id: 'd', latest: 5 },
+      { id: 'e', latest: null },
+    ]
+    expect([...rows].sort(byRecentActivity).map((r) => r.id)).toEqual(['c', 'd', 'b', 'e', 'a'])
   })
 })
