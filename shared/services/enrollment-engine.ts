@@ -45,14 +45,15 @@ export type RowResult = { readonly ok: Enrollment } | { readonly error: RefusalC
 /**
  * A row takes 5 transaction items: pair, enrollment, event, notification and its user's active
  * check (the rows of one course are distinct users, and an item may appear once per transaction).
- * A reactivated row may take 3 more: its old completion's expiry month and its own creation day's
- * course tally (decision 0023), and the history item that keeps its old activity (0024). A group
- * adds the course, the counters, the course's tally and the new rows' day tally, and one item is
- * kept spare: 19 new rows make 99 of DynamoDB's 100.
+ * A reactivated row may take 5 more: its old completion's expiry month and its own creation day's
+ * course tally (decision 0023), the history item that keeps its old activity (0024), and the hour
+ * histograms' days of its old enrollment and completion (0026). A group adds the course, the
+ * counters, the course's tally, the new rows' day tally and their enrollment day's hours: 19 new
+ * rows make DynamoDB's 100.
  */
 const MAX_TRANSACTION_ITEMS = 100
 const GROUP_ITEMS = 5
-const rowItems = (p: { readonly replaces: unknown }) => (p.replaces ? 8 : 5)
+const rowItems = (p: { readonly replaces: unknown }) => (p.replaces ? 10 : 5)
 /** New rows (no reactivation) in one transaction: 19. */
 export const ROWS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - GROUP_ITEMS) / 5)
 

@@ -57,6 +57,8 @@ import { assignmentSortValue } from '../store/report-indexes.ts'
 import {
   allCompletions,
   assignmentsInStatus,
+  completionsRangeTotal,
+  enrolledRangeTotal,
   pageOfAssignments,
   pageOfCompletions,
   pageOfEnrollments,
@@ -165,7 +167,10 @@ export async function completionsReport(
     listed = pageOf(done.sort(q.sortBy === 'score' ? byScore(q.order) : byCompletion(q.order)), q)
   } else if (q.sortBy === 'completed_at') {
     const unfiltered = !range.after && !range.before && !range.passFail
-    const known = unfiltered ? (await tenantEnrollmentCounters(tenant)).completions : undefined
+    // The total's reads go side by side with the page's.
+    const known = unfiltered
+      ? tenantEnrollmentCounters(tenant).then((c) => c.completions)
+      : completionsRangeTotal(tenant, range)
     listed = await pageOfCompletions(tenant, range, q.offset, q.limit, known)
   } else if (!range.after && !range.before) {
     // rpt3 is in score order: the page is a Limit read, the total the counter (or a count of pass_fail).
@@ -206,11 +211,10 @@ export async function enrollmentsReport(
     )
     listed = pageOf(matching.sort(byKey((e) => `${e.enrolledAt}#${e.id}`, q.order)), q)
   } else {
-    let known: number | undefined
-    if (!range.after && !range.before) {
-      const counters = await tenantEnrollmentCounters(tenant)
-      known = q.status ? counters.byStatus[q.status] : counters.total
-    }
+    const known =
+      !range.after && !range.before
+        ? tenantEnrollmentCounters(tenant).then((c) => (q.status ? c.byStatus[q.status] : c.total))
+        : enrolledRangeTotal(tenant, range)
     listed = await pageOfEnrollments(tenant, range, q.offset, q.limit, known)
   }
   const names = await titles(tenant, listed.items)

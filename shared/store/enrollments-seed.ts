@@ -12,6 +12,7 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { mapLimit } from '../concurrency.ts'
 import { batchPut, updateItem, type Item, type TransactItem } from './db.ts'
 import { insertEnrollmentsParams } from './enrollments-store.ts'
+import { isRangeHoursKey, seedRangeHistogramItems } from './range-histogram-items.ts'
 
 export interface SeedWrites {
   /** Items put without condition, in BatchWriteItem calls of 25. */
@@ -35,9 +36,11 @@ export function seedEnrollmentWrites(tenant: TenantContext, enrollments: readonl
     )
     for (const { item } of steps) {
       if (item.Put) puts.push(item.Put.Item as Item)
-      else if (item.Update) updates.push(item.Update)
+      else if (item.Update && !isRangeHoursKey(item.Update.Key?.sk)) updates.push(item.Update)
     }
   }
+  // The tenant's hour histograms span every course: written whole rather than one ADD per course.
+  puts.push(...seedRangeHistogramItems(tenant, enrollments))
   return { puts, updates }
 }
 

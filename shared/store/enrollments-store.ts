@@ -21,6 +21,7 @@ import { keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { skillLevelSteps } from './held-skill-items.ts'
 import { commit, type Step } from './transaction.ts'
+import { rangeHistogramSteps } from './range-histogram-items.ts'
 import {
   activityHistorySteps,
   activityLatestSteps,
@@ -248,6 +249,11 @@ export function insertEnrollmentsParams(
       courseId,
       dayTallyDeltas(rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment }))),
     ),
+    // New rows share their enrollment day; a reactivated row leaves its old day and completion day.
+    ...rangeHistogramSteps(
+      tenant,
+      rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment })),
+    ),
   ]
 }
 
@@ -396,6 +402,7 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
     ...courseTallySteps(tenant, before.courseId, tallyDelta(before, after)),
     ...expiryMonthSteps(tenant, expiries),
     ...courseDayTallySteps(tenant, before.courseId, dayTallyDeltas([{ before, after }])),
+    ...rangeHistogramSteps(tenant, [{ before, after }]),
   ]
 }
 

@@ -210,6 +210,11 @@ export const keys = {
   activityLatestMonth: (t: TenantContext, month: string): Key => ({ pk: tp(t), sk: `RPTACT#${month}` }),
   /** One user's activity entries (act2): their enrollments with activity and their own entry. */
   userActivityIndexPk: (t: TenantContext, userId: string): string => `${tp(t)}#ACT#${userId}`,
+  /** Enrollments by enrollment hour and status, completions by completion hour (decision 0026). */
+  rangeHours: (t: TenantContext, kind: string, day: string): Key => ({
+    pk: tp(t),
+    sk: `RPTHOUR#${kind}#${day}`,
+  }),
   /** A replaced enrollment's activity, kept as history (decision 0024). */
   activityHistory: (t: TenantContext, enrollmentId: string, replacedAt: string): Key => ({
     pk: tp(t),

@@ -20,6 +20,7 @@ import { indexes, keys } from './keys.ts'
 import { reportIndexes } from './report-indexes.ts'
 import type { Course } from '../domain/courses/course.ts'
 import { courseFromItem } from './courses-store.ts'
+import { rangeTotal } from './range-histogram-items.ts'
 
 const MAX_PAGE_READ = 1000
 /** Above every id: `<value>#~` bounds a key range just after every key of that value. */
@@ -85,7 +86,7 @@ export async function pageOf(
   params: Omit<QueryCommandInput, 'TableName'>,
   offset: number,
   limit: number,
-  knownTotal: number | undefined,
+  knownTotal: number | Promise<number> | undefined,
 ): Promise<{ items: Enrollment[]; total: number }> {
   const want = offset + limit
   const filtered = params.FilterExpression !== undefined
@@ -99,7 +100,7 @@ export const pageOfCompletions = (
   q: CompletionsRange,
   offset: number,
   limit: number,
-  knownTotal?: number,
+  knownTotal?: number | Promise<number>,
 ) => pageOf(completionsRangeParams(tenant, q), offset, limit, knownTotal)
 
 export async function allCompletions(tenant: TenantContext, q: CompletionsRange): Promise<Enrollment[]> {
@@ -111,7 +112,7 @@ export const pageOfEnrollments = (
   q: EnrolledRange,
   offset: number,
   limit: number,
-  knownTotal?: number,
+  knownTotal?: number | Promise<number>,
 ) => pageOf(enrolledRangeParams(tenant, q), offset, limit, knownTotal)
 
 export async function tenantEnrollmentCounters(tenant: TenantContext): Promise<EnrollmentCounters> {
@@ -187,3 +188,15 @@ export function reportableCoursesParams(tenant: TenantContext, categoryId?: stri
 export async function reportableCourses(tenant: TenantContext, categoryId?: string): Promise<Course[]> {
   return (await queryAll(reportableCoursesParams(tenant, categoryId))).map(courseFromItem)
 }
+
+/** The enrollments of a range (and status), from the hour histogram and the edges' COUNTs (0026). */
+export const enrolledRangeTotal = (tenant: TenantContext, q: EnrolledRange): Promise<number> =>
+  rangeTotal(tenant, 'enrolled', { after: q.after, before: q.before, bucket: q.status }, (edge) =>
+    queryCount(enrolledRangeParams(tenant, { ...q, ...edge })),
+  )
+
+/** The completions of a range (and pass/fail), as enrolledRangeTotal. */
+export const completionsRangeTotal = (tenant: TenantContext, q: CompletionsRange): Promise<number> =>
+  rangeTotal(tenant, 'completed', { after: q.after, before: q.before, bucket: q.passFail }, (edge) =>
+    queryCount(completionsRangeParams(tenant, { ...q, ...edge })),
+  )

@@ -83,6 +83,13 @@ describe('Function: saveEnrollmentParams (admissions)', () => {
       'course',
       'user_inactive',
       undefined,
+      undefined,
+      undefined,
+    ])
+    // The hour histogram: the waitlisted entry leaves its enrollment hour, the active one joins its own.
+    expect(steps.slice(5).map((x) => readable('UpdateExpression', x.item.Update))).toEqual([
+      'SET type = "range_histogram", kind = "enrolled", day = "2026-03-01" ADD h10_waitlisted -1',
+      'SET type = "range_histogram", kind = "enrolled", day = "2026-03-02" ADD h10_active 1',
     ])
     expect(readable('UpdateExpression', steps[1]?.item.Update)).toBe(
       `SET status = "active", gsi1pk = "T#t1#ACCESSEXPIRY", gsi1sk = "${ends}#e-1" REMOVE gsi2pk, gsi2sk`,

@@ -1,3 +1,4 @@
+import { readable } from '../../helpers/readable-expression.ts'
 import { describe, expect, it } from 'vitest'
 import type { Enrollment } from '../../../shared/domain/enrollments/enrollment.ts'
 import { completeEnrollment } from '../../../shared/domain/enrollments/progress.ts'
@@ -138,10 +139,14 @@ describe('Function: insertEnrollmentsParams', () => {
       undefined,
       undefined,
       undefined,
+      undefined,
     ])
-    const [pair, record, user, course, counters, tally, day] = steps.map((s) => s.item)
+    const [pair, record, user, course, counters, tally, day, hours] = steps.map((s) => s.item)
     // And the course's tally of its creation day (decision 0023).
     expect(day?.Update?.Key).toEqual({ pk, sk: `RPTCDAY#c-1#${at.slice(0, 10)}` })
+    // And the tenant's enrollments of that hour, by status (decision 0026).
+    expect(hours?.Update?.Key).toEqual({ pk, sk: `RPTHOUR#enrolled#${at.slice(0, 10)}` })
+    expect(readable('UpdateExpression', hours?.Update)).toContain(`ADD h${at.slice(11, 13)}_active 1`)
     // The course's report tally moves with it: one more enrollment.
     expect(tally?.Update).toEqual({
       Key: { pk, sk: 'RPTCOURSE#c-1' },
@@ -243,6 +248,7 @@ describe('Function: insertEnrollmentsParams', () => {
       undefined,
       undefined,
       undefined,
+      undefined,
     ])
     // One tally step for the group: two enrollments; one day tally step, the same day's.
     expect(steps[9]?.item.Update?.ExpressionAttributeValues).toMatchObject({ ':v2': 2 })
@@ -278,6 +284,13 @@ describe('Function: insertEnrollmentsParams', () => {
       undefined,
       undefined,
       undefined,
+      undefined,
+      undefined,
+    ])
+    // The import counts in the hour it was enrolled and the hour it was completed.
+    expect(steps.slice(6).map((x) => x.item.Update?.Key?.sk)).toEqual([
+      expect.stringMatching(/^RPTHOUR#enrolled#/),
+      expect.stringMatching(/^RPTHOUR#completed#/),
     ])
     expect(steps[2]?.item.Update?.ConditionExpression).toBe('attribute_exists(#n1)')
     expect(steps[3]?.item.Update?.ExpressionAttributeNames).toEqual({
@@ -364,7 +377,11 @@ describe('Function: saveEnrollmentParams', () => {
       Key: { pk, sk: expect.stringMatching(/^RPTCDAY#c-1#/) },
       ExpressionAttributeValues: { ':v3': 1 },
     })
-    expect(steps).toHaveLength(7)
+    // And the tenant's hour histogram: the enrollment's hour moves from active to dropped (0026).
+    expect(readable('UpdateExpression', steps[7]?.item.Update)).toMatch(
+      /ADD h\d\d_active -1, h\d\d_dropped 1$/,
+    )
+    expect(steps).toHaveLength(8)
   })
 
   it('writes the certificate a completion issues, once, as a new item', () => {

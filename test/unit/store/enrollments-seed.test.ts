@@ -30,8 +30,16 @@ describe('Bench seeding of enrollments', () => {
     )
     expect(writes.puts.slice(0, 4)).toEqual(c1.flatMap((s) => (s.item.Put ? [s.item.Put.Item] : [])))
     expect(writes.puts).toContainEqual(enrollmentItem(tenant, done))
-    expect(writes.puts).toHaveLength(6)
-    expect(writes.updates.slice(0, 4)).toEqual(c1.flatMap((s) => (s.item.Update ? [s.item.Update] : [])))
+    // The tenant's hour histograms are put whole, summed over every course (decision 0026).
+    expect(writes.puts.slice(6).map((i) => i.sk)).toEqual([
+      expect.stringMatching(/^RPTHOUR#enrolled#/),
+      expect.stringMatching(/^RPTHOUR#completed#2026-02-01/),
+    ])
+    expect(writes.puts).toHaveLength(8)
+    const transactionUpdates = c1.flatMap((s) => (s.item.Update ? [s.item.Update] : []))
+    expect(writes.updates.slice(0, 4)).toEqual(
+      transactionUpdates.filter((u) => !String(u.Key?.sk).startsWith('RPTHOUR#')),
+    )
     // Per course: its count, the tenant's counters, its report tally and its creation days' tallies.
     expect(writes.updates.map((u) => u.Key?.sk)).toEqual([
       expect.stringMatching(/^COURSE#c1/),
