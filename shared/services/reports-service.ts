@@ -46,7 +46,8 @@ import {
 import type { EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { UserType } from '../domain/users/user.ts'
-import { getCourse, getCategoryByName, getCourseSummaries } from '../store/courses-store.ts'
+import { getCourse, getCategoryByName } from '../store/courses-store.ts'
+import { courseTitles } from '../store/course-titles.ts'
 import { allCourseTallies, getCourseTallies } from '../store/course-report-items.ts'
 import {
   listCourseEnrollments,
@@ -104,11 +105,11 @@ const pageOf = <T>(list: readonly T[], p: PageRequest): Listed<T> => ({
 const between = (at: string | null, after?: string, before?: string) =>
   at !== null && (!after || at > after) && (!before || at < before)
 
-async function titles(tenant: TenantContext, list: readonly Enrollment[]): Promise<Map<string, string>> {
-  const ids = [...new Set(list.map((e) => e.courseId))]
-  if (ids.length === 0) return new Map()
-  return new Map((await getCourseSummaries(tenant, ids)).map((c) => [c.id, c.title]))
-}
+const titles = (tenant: TenantContext, list: readonly Enrollment[]): Promise<Map<string, string>> =>
+  courseTitles(
+    tenant,
+    list.map((e) => e.courseId),
+  )
 
 interface Scope {
   readonly courseId?: string
@@ -167,14 +168,22 @@ export async function completionsReport(
     listed = pageOf(done.sort(q.sortBy === 'score' ? byScore(q.order) : byCompletion(q.order)), q)
   } else if (q.sortBy === 'completed_at') {
     const unfiltered = !range.after && !range.before && !range.passFail
-    // The total's reads go side by side with the page's.
-    const known = unfiltered
-      ? tenantEnrollmentCounters(tenant).then((c) => c.completions)
-      : completionsRangeTotal(tenant, range)
-    listed = await pageOfCompletions(tenant, range, q.offset, q.limit, known)
+    if (unfiltered) {
+      const total = tenantEnrollmentCounters(tenant).then((c) => c.completions)
+      listed = await pageOfCompletions(tenant, range, q.offset, q.limit, total)
+    } else if (range.passFail) {
+      // The histogram's share of pass (or fail) sizes the filtered page's read: read it first.
+      const { total, share } = await completionsRangeTotal(tenant, range)
+      listed = await pageOfCompletions(tenant, range, q.offset, q.limit, total, share)
+    } else {
+      const total = completionsRangeTotal(tenant, range).then((r) => r.total)
+      listed = await pageOfCompletions(tenant, range, q.offset, q.limit, total)
+    }
   } else if (!range.after && !range.before) {
-    // rpt3 is in score order: the page is a Limit read, the total the counter (or a count of pass_fail).
-    const known = range.passFail ? undefined : (await tenantEnrollmentCounters(tenant)).completions
+    // rpt3 is in score order: the page is a Limit read, the total the counter (or the histogram's pass_fail).
+    const known = range.passFail
+      ? (await completionsRangeTotal(tenant, range)).total
+      : (await tenantEnrollmentCounters(tenant)).completions
     listed = await pageOfCompletionsByScore(tenant, range, q.offset, q.limit, known)
   } else {
     listed = pageOf((await allCompletions(tenant, range)).sort(byScore(q.order)), q)
@@ -211,11 +220,26 @@ export async function enrollmentsReport(
     )
     listed = pageOf(matching.sort(byKey((e) => `${e.enrolledAt}#${e.id}`, q.order)), q)
   } else {
-    const known =
-      !range.after && !range.before
-        ? tenantEnrollmentCounters(tenant).then((c) => (q.status ? c.byStatus[q.status] : c.total))
-        : enrolledRangeTotal(tenant, range)
-    listed = await pageOfEnrollments(tenant, range, q.offset, q.limit, known)
+    if (!range.after && !range.before) {
+      // The counters give the total, and the status's share sizes the filtered page's read.
+      const c = await tenantEnrollmentCounters(tenant)
+      const total = q.status ? c.byStatus[q.status] : c.total
+      listed = await pageOfEnrollments(
+        tenant,
+        range,
+        q.offset,
+        q.limit,
+        total,
+        c.total > 0 ? total / c.total : undefined,
+      )
+    } else {
+      // With a status, the histogram's share of it sizes the filtered page's read: read it first.
+      const counted = enrolledRangeTotal(tenant, range)
+      const { total, share } = q.status
+        ? await counted
+        : { total: counted.then((r) => r.total), share: undefined }
+      listed = await pageOfEnrollments(tenant, range, q.offset, q.limit, total, share)
+    }
   }
   const names = await titles(tenant, listed.items)
   return {

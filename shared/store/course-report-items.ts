@@ -93,3 +93,15 @@ export async function allCourseTallies(tenant: TenantContext): Promise<Map<strin
   const found = (await queryAll(allCourseTalliesParams(tenant))).map(toCourseTally)
   return new Map(found.map((t) => [t.courseId, t.tally]))
 }
+
+/** The tally's copy of the course title, written in the course's own transaction. */
+export function courseTitleStep(tenant: TenantContext, courseId: string, title: string): Step<never> {
+  return {
+    item: {
+      Update: {
+        Key: keys.courseReport(tenant, courseId),
+        ...updateExpression({ set: { title, course_id: courseId, type: 'course_report' } }),
+      },
+    },
+  }
+}

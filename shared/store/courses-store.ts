@@ -29,6 +29,7 @@ import { indexes, keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { skillLevels } from '../domain/skills/skill.ts'
 import { commit, type Step } from './transaction.ts'
+import { courseTitleStep } from './course-report-items.ts'
 
 /**
  * What a refused course write means: `stale` (the course changed meanwhile, or a module append
@@ -284,6 +285,7 @@ export function insertCourseSteps(
         ]
       : []),
     ...(counters ? [counters] : []),
+    courseTitleStep(tenant, course.id, course.title),
   ]
 }
 
@@ -323,6 +325,7 @@ export function saveCourseSteps(
     },
     ...(counters ? [counters] : []),
     ...effectSteps(tenant, effects),
+    ...(after.title !== before.title ? [courseTitleStep(tenant, after.id, after.title)] : []),
   ]
 }
 

@@ -50,14 +50,15 @@ export function rangeDaysParams(tenant: TenantContext, kind: RangeKind, first?: 
 
 /**
  * The size of a range of one kind: its whole hours from the histogram, each edge by `countEdge`
- * (a COUNT of the report's own index within the part of an hour, with the report's filter).
+ * (a COUNT of the report's own index within the part of an hour, with the report's filter); and
+ * with a bucket, its share of the whole hours' entries.
  */
 export async function rangeTotal(
   tenant: TenantContext,
   kind: RangeKind,
   range: { readonly after?: string; readonly before?: string; readonly bucket?: string },
   countEdge: (edge: { after?: string; before?: string }) => Promise<number>,
-): Promise<number> {
+): Promise<{ total: number; share?: number }> {
   const parts = rangeParts(range.after, range.before)
   const hours = parts.hours
   const [days, ...edges] = await Promise.all([
@@ -65,7 +66,10 @@ export async function rangeTotal(
     ...parts.edges.map(countEdge),
   ])
   const whole = hours ? sumHours(days, hours.from, hours.to, range.bucket) : 0
-  return edges.reduce((t, n) => t + n, whole)
+  const total = edges.reduce((t, n) => t + n, whole)
+  // The bucket's share of the whole hours: what a filtered page's read is sized by.
+  const all = hours && range.bucket !== undefined ? sumHours(days, hours.from, hours.to) : 0
+  return all > 0 ? { total, share: whole / all } : { total }
 }
 
 async function readDays(

@@ -81,16 +81,30 @@ export function enrolledRangeParams(tenant: TenantContext, q: EnrolledRange) {
   }
 }
 
+/**
+ * How many entries a page's first Query reads: exactly the page without a filter; with one, the
+ * page over the filter's expected share of the entries (when the counters tell it) with a margin,
+ * else twice the page. Too few costs another round trip, too many reads entries for nothing.
+ */
+export function entriesToRead(params: { FilterExpression?: string }, want: number, share?: number): number {
+  if (params.FilterExpression === undefined) return want
+  if (share !== undefined && share > 0 && share <= 1) return Math.ceil((want * 11) / (share * 10)) + 5
+  return want * 2 + 20
+}
+
 /** A page of a range read (and the entries before it), and the range's size. */
 export async function pageOf(
   params: Omit<QueryCommandInput, 'TableName'>,
   offset: number,
   limit: number,
   knownTotal: number | Promise<number> | undefined,
+  share?: number,
 ): Promise<{ items: Enrollment[]; total: number }> {
   const want = offset + limit
-  const filtered = params.FilterExpression !== undefined
-  const read = queryUpTo({ ...params, Limit: Math.min(MAX_PAGE_READ, filtered ? want * 2 + 20 : want) }, want)
+  const read = queryUpTo(
+    { ...params, Limit: Math.min(MAX_PAGE_READ, entriesToRead(params, want, share)) },
+    want,
+  )
   const [items, total] = await Promise.all([read, knownTotal ?? queryCount(params)])
   return { items: items.slice(offset).map(toEnrollment), total }
 }
@@ -101,7 +115,8 @@ export const pageOfCompletions = (
   offset: number,
   limit: number,
   knownTotal?: number | Promise<number>,
-) => pageOf(completionsRangeParams(tenant, q), offset, limit, knownTotal)
+  share?: number,
+) => pageOf(completionsRangeParams(tenant, q), offset, limit, knownTotal, share)
 
 export async function allCompletions(tenant: TenantContext, q: CompletionsRange): Promise<Enrollment[]> {
   return (await queryAll(completionsRangeParams(tenant, q))).map(toEnrollment)
@@ -113,7 +128,8 @@ export const pageOfEnrollments = (
   offset: number,
   limit: number,
   knownTotal?: number | Promise<number>,
-) => pageOf(enrolledRangeParams(tenant, q), offset, limit, knownTotal)
+  share?: number,
+) => pageOf(enrolledRangeParams(tenant, q), offset, limit, knownTotal, share)
 
 export async function tenantEnrollmentCounters(tenant: TenantContext): Promise<EnrollmentCounters> {
   return toEnrollmentCounters(await getItem(keys.counters(tenant)))
@@ -190,13 +206,13 @@ export async function reportableCourses(tenant: TenantContext, categoryId?: stri
 }
 
 /** The enrollments of a range (and status), from the hour histogram and the edges' COUNTs (0026). */
-export const enrolledRangeTotal = (tenant: TenantContext, q: EnrolledRange): Promise<number> =>
+export const enrolledRangeTotal = (tenant: TenantContext, q: EnrolledRange) =>
   rangeTotal(tenant, 'enrolled', { after: q.after, before: q.before, bucket: q.status }, (edge) =>
     queryCount(enrolledRangeParams(tenant, { ...q, ...edge })),
   )
 
 /** The completions of a range (and pass/fail), as enrolledRangeTotal. */
-export const completionsRangeTotal = (tenant: TenantContext, q: CompletionsRange): Promise<number> =>
+export const completionsRangeTotal = (tenant: TenantContext, q: CompletionsRange) =>
   rangeTotal(tenant, 'completed', { after: q.after, before: q.before, bucket: q.passFail }, (edge) =>
     queryCount(completionsRangeParams(tenant, { ...q, ...edge })),
   )

@@ -79,10 +79,15 @@ describe('Params: reading courses', () => {
 describe('Params: creating a course', () => {
   it('puts the course only if new, its first version, and counts it as a draft', () => {
     // Act
-    const [course, version, counters, ...rest] = insertCourseSteps(tenant, draft, { courseCap: 3 })
+    const [course, version, counters, title, ...rest] = insertCourseSteps(tenant, draft, { courseCap: 3 })
 
     // Assess
     expect(rest).toEqual([])
+    // The report tally holds the title for the report rows (decision 0026).
+    expect(title?.item.Update?.Key).toEqual({ pk, sk: 'RPTCOURSE#c1' })
+    expect(rendered(title?.item.Update?.UpdateExpression, title?.item.Update ?? {})).toBe(
+      `SET title = "${draft.title}", course_id = "c1", type = "course_report"`,
+    )
     expect(course?.refusal).toBe('course_exists')
     expect(course?.item.Put?.Item).toMatchObject({
       pk,
@@ -173,7 +178,12 @@ describe('Params: changing a course', () => {
     const steps = saveCourseSteps(tenant, { before: draft, after }, { courseCap: 3 })
 
     // Assess
-    expect(steps).toHaveLength(1)
+    // The course, and the title its report tally holds (a rename moves it).
+    expect(steps).toHaveLength(2)
+    expect(steps[1]?.item.Update?.Key).toEqual({ pk, sk: 'RPTCOURSE#c1' })
+    expect(
+      saveCourseSteps(tenant, { before: draft, after: { ...draft, updatedAt: at } }, { courseCap: 3 }),
+    ).toHaveLength(1)
     const c = update(steps[0]?.item ?? {})
     expect(c.update).toMatch(/^SET title = "Safety 2", category_id = "cat-1", settings = /)
     expect(c.update).toContain('search_text = "safety 2\\nbasics"')

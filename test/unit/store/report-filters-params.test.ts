@@ -162,3 +162,14 @@ describe('gsi5: one course enrollments page', () => {
     expect(courseEnrollmentsPageParams(tenant, 'c1', 'asc').ScanIndexForward).toBe(true)
   })
 })
+
+describe('entriesToRead: a filtered page’s first read', () => {
+  it('reads the page alone unfiltered, the page over the status’s share with a margin, else twice the page', async () => {
+    const { entriesToRead } = await import('../../../shared/store/reports-store.ts')
+    expect(entriesToRead({}, 50)).toBe(50)
+    expect(entriesToRead({ FilterExpression: '#n0 = :v0' }, 50, 0.42)).toBe(136)
+    expect(entriesToRead({ FilterExpression: '#n0 = :v0' }, 50, 1)).toBe(60)
+    expect(entriesToRead({ FilterExpression: '#n0 = :v0' }, 50)).toBe(120)
+    expect(entriesToRead({ FilterExpression: '#n0 = :v0' }, 50, 0)).toBe(120)
+  })
+})
