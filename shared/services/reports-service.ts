@@ -69,6 +69,7 @@ import {
 } from '../store/reports-store.ts'
 import { pageOfCompletionsByScore } from '../store/report-score-reads.ts'
 import { pageOfCourseEnrollments } from '../store/course-enrollment-pages.ts'
+import { pageOfCourseAssignments, pageOfCourseCompletions } from '../store/course-report-pages.ts'
 import { currentStatusParams, readExpiryHistogram } from '../store/compliance-histogram-items.ts'
 import { complianceTotals } from '../domain/reports/compliance-totals.ts'
 import {
@@ -159,9 +160,16 @@ export async function completionsReport(
   q: CompletionsQuery,
 ): Promise<Listed<CompletionRow>> {
   const range = { after: q.completedAfter, before: q.completedBefore, passFail: q.passFail, order: q.order }
-  const scoped = await scopedEnrollments(tenant, q)
+  // One course and nothing else, by completion time: a page of its own keys (decision 0025).
+  const courseOnly =
+    !q.userId && !q.groupId && !range.after && !range.before && !range.passFail && q.sortBy === 'completed_at'
+      ? q.courseId
+      : undefined
+  const scoped = courseOnly ? undefined : await scopedEnrollments(tenant, q)
   let listed: Listed<Enrollment>
-  if (scoped) {
+  if (courseOnly) {
+    listed = await pageOfCourseCompletions(tenant, courseOnly, q.order, q.offset, q.limit)
+  } else if (scoped) {
     const done = scoped.filter(
       (e) => between(e.completedAt, range.after, range.before) && (!q.passFail || e.passFail === q.passFail),
     )
@@ -259,9 +267,13 @@ export async function complianceReport(
   now = nowIso(),
 ): Promise<Listed<ComplianceRow>> {
   const asOf = q.asOf ?? now
-  const scoped = await scopedEnrollments(tenant, q)
+  // One course and no status: every assignment of it, in rpt1's order, whatever as_of (0025).
+  const courseOnly = !q.userId && !q.groupId && !q.status ? q.courseId : undefined
+  const scoped = courseOnly ? undefined : await scopedEnrollments(tenant, q)
   let listed: Listed<Enrollment>
-  if (scoped) {
+  if (courseOnly) {
+    listed = await pageOfCourseAssignments(tenant, courseOnly, q.offset, q.limit)
+  } else if (scoped) {
     const assigned = scoped.filter(
       (e) => isAssignment(e.status) && (!q.status || complianceStatus(e, asOf) === q.status),
     )

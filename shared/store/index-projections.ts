@@ -22,6 +22,9 @@ export const indexProjections: Readonly<Record<string, IndexProjection>> = {
    * whose tally needs these four (course-day-tallies.ts). With ALL every enrollment write
    * (progress, activity) rewrote a ~2 KB entry; now only a status, completion or graded attempt does.
    */
+  /** One course's completions and assignments: keys only, the page's items are read by key (0025). */
+  rpt5: { type: 'KEYS_ONLY' },
+  rpt6: { type: 'KEYS_ONLY' },
   rpt4: { type: 'INCLUDE', attributes: ['status', 'completed_at', 'enrolled_at', 'quiz_attempts'] },
 }
 

@@ -227,6 +227,10 @@ export const keys = {
   }),
   /** rpt4: a course's enrollments by creation time (the partial days of a performance period). */
   courseCreatedIndexPk: (t: TenantContext, courseId: string): string => `${tp(t)}#CCREATED#${courseId}`,
+  /** rpt5: a course's completions by completion time (decision 0025). */
+  courseCompletionsIndexPk: (t: TenantContext, courseId: string): string => `${tp(t)}#CCOMPL#${courseId}`,
+  /** rpt6: a course's assignments in rpt1's order (decision 0025). */
+  courseAssignmentsIndexPk: (t: TenantContext, courseId: string): string => `${tp(t)}#CASSIGN#${courseId}`,
   /** rpt3: completions by score (completions report, sort_by=score). */
   scoresIndexPk: (t: TenantContext): string => `${tp(t)}#SCORES`,
   /** Before every timestamp: an assignment without a completion sorts first. */

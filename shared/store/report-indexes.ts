@@ -11,6 +11,9 @@
  * - rpt3, completions by score: each completed enrollment under `T#<t>#SCORES` by
  *   `<score, fixed width>#<id>` (`~#<id>` without a score, so it sorts last ascending and first
  *   descending, as compareScore orders them). sort_by=score pages it with a Limit.
+ * - rpt5 / rpt6, one course's completions by completion time and its assignments in rpt1's order
+ *   (KEYS_ONLY, decision 0025): the one-course completions and compliance pages read a Limit of
+ *   keys, then the page's items by key.
  * - rpt4, a course's enrollments by creation: every enrollment under `T#<t>#CCREATED#<courseId>`
  *   by `<created_at>#<id>`, so the part of a day a performance period covers is a key range.
  */
@@ -30,6 +33,8 @@ import { keys } from './keys.ts'
 const rpt1 = { name: 'rpt1', pk: 'rpt1pk', sk: 'rpt1sk' } as const
 const rpt3 = { name: 'rpt3', pk: 'rpt3pk', sk: 'rpt3sk' } as const
 const rpt4 = { name: 'rpt4', pk: 'rpt4pk', sk: 'rpt4sk' } as const
+const rpt5 = { name: 'rpt5', pk: 'rpt5pk', sk: 'rpt5sk' } as const
+const rpt6 = { name: 'rpt6', pk: 'rpt6pk', sk: 'rpt6sk' } as const
 
 export const reportIndexes = {
   assignments: rpt1,
@@ -37,8 +42,10 @@ export const reportIndexes = {
   userActivity: userActivityIndex,
   scores: rpt3,
   courseCreated: rpt4,
+  courseCompletions: rpt5,
+  courseAssignments: rpt6,
 } as const
-export const reportIndexList = [rpt1, activityIndex, userActivityIndex, rpt3, rpt4] as const
+export const reportIndexList = [rpt1, activityIndex, userActivityIndex, rpt3, rpt4, rpt5, rpt6] as const
 
 /**
  * A score as a sort key that orders as the number does: fixed width, four decimals; a negative
@@ -63,10 +70,17 @@ export function enrollmentReportKeys(tenant: TenantContext, e: Enrollment): Item
       ? {
           [rpt1.pk]: keys.assignmentsIndexPk(tenant),
           [rpt1.sk]: keys.sortKey(assignmentSortValue(e), e.id),
+          [rpt6.pk]: keys.courseAssignmentsIndexPk(tenant, e.courseId),
+          [rpt6.sk]: keys.sortKey(assignmentSortValue(e), e.id),
         }
       : {}),
     ...(e.completedAt !== null
-      ? { [rpt3.pk]: keys.scoresIndexPk(tenant), [rpt3.sk]: keys.sortKey(scoreSortValue(e.score), e.id) }
+      ? {
+          [rpt3.pk]: keys.scoresIndexPk(tenant),
+          [rpt3.sk]: keys.sortKey(scoreSortValue(e.score), e.id),
+          [rpt5.pk]: keys.courseCompletionsIndexPk(tenant, e.courseId),
+          [rpt5.sk]: keys.sortKey(e.completedAt, e.id),
+        }
       : {}),
     [rpt4.pk]: keys.courseCreatedIndexPk(tenant, e.courseId),
     [rpt4.sk]: keys.sortKey(e.createdAt, e.id),

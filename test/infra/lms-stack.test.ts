@@ -163,6 +163,8 @@ describe('Construct: LmsStack', () => {
       'act2',
       'rpt3',
       'rpt4',
+      'rpt5',
+      'rpt6',
       'pos1',
     ])
     // The position index skips deep pages over entries that hold nothing but keys; so does the
@@ -170,7 +172,7 @@ describe('Construct: LmsStack', () => {
     expect(tableSchema.globalIndexes.find((i) => i.name === 'pos1')?.projection).toEqual({
       type: 'KEYS_ONLY',
     })
-    for (const name of ['act1', 'act2']) {
+    for (const name of ['act1', 'act2', 'rpt5', 'rpt6']) {
       expect(tableSchema.globalIndexes.find((i) => i.name === name)?.projection, name).toEqual({
         type: 'KEYS_ONLY',
       })

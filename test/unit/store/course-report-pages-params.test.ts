@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
+import {
+  courseAssignmentsParams,
+  courseCompletionsParams,
+} from '../../../shared/store/course-report-pages.ts'
+import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
+import { tableSchema } from '../../../shared/store/table-schema.ts'
+import { enrollment } from '../domain/reports/fixtures.ts'
+import { readable } from '../../helpers/readable-expression.ts'
+
+const tenant: TenantContext = { id: 't1', plan: 'growth' }
+
+describe('One course’s completions and assignments (rpt5, rpt6; decision 0025)', () => {
+  it('are keys-only indexes', () => {
+    for (const name of ['rpt5', 'rpt6']) {
+      expect(tableSchema.globalIndexes.find((i) => i.name === name)?.projection, name).toEqual({
+        type: 'KEYS_ONLY',
+      })
+    }
+  })
+
+  it('puts a completion under its course by completion time, an assignment by rpt1’s order', () => {
+    const done = enrollment({
+      status: 'completed',
+      completedAt: '2026-06-02T11:00:00.000Z',
+      certificateExpiresAt: '2027-06-02T11:00:00.000Z',
+    })
+    expect(enrollmentItem(tenant, done)).toMatchObject({
+      rpt5pk: 'T#t1#CCOMPL#c1',
+      rpt5sk: `2026-06-02T11:00:00.000Z#${done.id}`,
+      rpt6pk: 'T#t1#CASSIGN#c1',
+      rpt6sk: `2027-06-02T11:00:00.000Z#${done.id}`,
+    })
+    const waiting = enrollment({ status: 'active' })
+    expect(enrollmentItem(tenant, waiting)).toMatchObject({ rpt6sk: `!#${waiting.id}` })
+    expect(enrollmentItem(tenant, waiting)).not.toHaveProperty('rpt5pk')
+    expect(enrollmentItem(tenant, enrollment({ status: 'dropped' }))).not.toHaveProperty('rpt6pk')
+  })
+
+  it('reads a course’s range in the page’s order', () => {
+    const desc = courseCompletionsParams(tenant, 'c1', 'desc')
+    expect(desc).toMatchObject({ IndexName: 'rpt5', ScanIndexForward: false })
+    expect(readable('KeyConditionExpression', desc)).toBe('rpt5pk = "T#t1#CCOMPL#c1"')
+    expect(courseCompletionsParams(tenant, 'c1', 'asc').ScanIndexForward).toBe(true)
+    const assigned = courseAssignmentsParams(tenant, 'c1')
+    expect(assigned.IndexName).toBe('rpt6')
+    expect(readable('KeyConditionExpression', assigned)).toBe('rpt6pk = "T#t1#CASSIGN#c1"')
+  })
+})
