@@ -1,9 +1,10 @@
 /**
  * The stuck-exports job (`lms jobs run stuck-exports`, every 15 minutes): an export job whose
- * message reached the dead-letter queue while the job was claimed stays `processing` forever, its
- * client polling a job that will never end. Each job whose lease ran out more than an hour before
+ * message reached the dead-letter queue while the job was claimed stays `processing` forever (and
+ * one whose message was lost before any claim stays `queued`), its client polling a job that will
+ * never end. Each job whose lease ran out more than an hour before
  * `at` (the export leases partition, one Query for every tenant) is failed with the fixed error,
- * by a write that holds only while the job is still processing under that lease; no e-mail is sent
+ * by a write that holds only while the job is still queued or processing under that lease; no e-mail is sent
  * (the export_ready mail is for files). Running it twice for the same `at` fails nothing more: a
  * failed job has left the partition.
  */

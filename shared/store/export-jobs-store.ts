@@ -75,7 +75,12 @@ export function toExportJob(item: Item): StoredExportJob {
 const retention = (createdAt: string) =>
   Math.floor(Date.parse(createdAt) / 1000) + EXPORT_JOB_RETENTION_SECONDS
 
-/** A new job, `queued`; the condition keeps an id from ever naming two jobs. */
+/**
+ * A new job, `queued`; the condition keeps an id from ever naming two jobs. It is on the leases
+ * range from the start, with its creation as its lease: a job whose message is lost before any
+ * worker claims it is found by the stuck-exports job as a claimed one whose worker died is (the
+ * claim moves it to its own lease).
+ */
 export function createExportJobParams(tenant: TenantContext, job: ExportJob) {
   return {
     Item: {
@@ -83,6 +88,8 @@ export function createExportJobParams(tenant: TenantContext, job: ExportJob) {
       type: 'export_job',
       job_id: job.id,
       status: 'queued',
+      lease_until: job.createdAt,
+      ...leaseIndexKeys(job.id, job.createdAt),
       report_type: job.reportType,
       format: job.format,
       filters: job.filters,

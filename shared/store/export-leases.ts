@@ -1,10 +1,11 @@
 /**
- * The claimed export jobs by lease (docs/decisions/0018, "A stuck export"): while a job is
- * `processing` its item carries gsi1 keys under the product-wide partition `EXPORT#LEASES`, sorted
- * by `<lease_until>#<jobId>`; completing or failing the job removes them. So the jobs whose lease
+ * The unfinished export jobs by lease (docs/decisions/0018, "A stuck export"): while a job is
+ * `queued` or `processing` its item carries gsi1 keys under the product-wide partition
+ * `EXPORT#LEASES`, sorted by `<lease_until>#<jobId>` (a queued job's lease is its creation, a
+ * claimed one's its claim's); completing or failing the job removes them. So the jobs whose lease
  * ran out are one key range of one partition, whatever the number of tenants: the stuck-exports
  * job reads that range and fails each job found, by a conditional write that holds only while the
- * job is still processing under the very lease it was found with.
+ * job is still queued or processing under the very lease it was found with.
  */
 import * as v from 'valibot'
 import { query, updateItem, conditionally, type Item } from './db.ts'
@@ -22,7 +23,7 @@ export function leaseIndexKeys(jobId: string, leaseUntil: string): Item {
 /** Removed when the job completes or fails: it has no lease any more. */
 export const leaseIndexAttributes: readonly string[] = [index.pk, index.sk]
 
-/** Claimed jobs whose lease ran out before `before`, soonest first. */
+/** Unfinished jobs whose lease ran out before `before`, soonest first. */
 export function expiredLeasesParams(before: string) {
   return {
     IndexName: index.name,
@@ -56,7 +57,7 @@ export async function* expiredLeases(before: string): AsyncGenerator<ExpiredLeas
   } while (start)
 }
 
-/** Fails the job only if it is still processing under the lease it was found with. */
+/** Fails the job only if it is still unfinished under the lease it was found with (a claim moves it). */
 export function failStuckExportParams(
   lease: ExpiredLease,
   failure: { readonly error: string; readonly at: string },
@@ -68,7 +69,10 @@ export function failStuckExportParams(
         set: { status: 'failed', error: failure.error, failed_at: failure.at },
         remove: ['lease_until', ...leaseIndexAttributes],
       },
-      cond.and(cond.eq('status', 'processing'), cond.eq('lease_until', lease.leaseUntil)),
+      cond.and(
+        cond.or(cond.eq('status', 'queued'), cond.eq('status', 'processing')),
+        cond.eq('lease_until', lease.leaseUntil),
+      ),
     ),
   }
 }

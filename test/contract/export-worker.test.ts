@@ -237,4 +237,43 @@ describe('Export worker', () => {
     expect(objects.Contents ?? []).toEqual([])
     expect(mails.filter((m) => m.text.includes(stuck))).toEqual([])
   })
+
+  it('fails a job left queued an hour after it was created (its message lost before any claim), and only that one', async () => {
+    // Prepare: a job queued two hours ago whose message never reached a worker; one queued half
+    // an hour ago; one queued two hours ago that a worker claims just before the sweep.
+    const t = await newTenant()
+    await completions(t, 1)
+    const past = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString()
+    const lost = await queuedJob(t, { createdAt: past(120) })
+    const recent = await queuedJob(t, { createdAt: past(30) })
+    const late = await queuedJob(t, { createdAt: past(120) })
+    expect((await t.api.get(`/api/v1/reports/export/${lost}`)).body.data.status).toBe('queued')
+    expect(failures(await handler(delivery(t, late)))).toBe(0)
+
+    // Act
+    const sweep = await lms('jobs', 'run', 'stuck-exports')
+    const again = await lms('jobs', 'run', 'stuck-exports')
+
+    // Assess
+    expect(sweep.code).toBe(0)
+    expect((await t.api.get(`/api/v1/reports/export/${lost}`)).body.data).toMatchObject({
+      status: 'failed',
+      error: 'The export could not be built. Queue a new export to try again.',
+      download_url: null,
+    })
+    expect((await t.api.get(`/api/v1/reports/export/${recent}`)).body.data.status).toBe('queued')
+    expect((await t.api.get(`/api/v1/reports/export/${late}`)).body.data.status).toBe('completed')
+    // Its message arriving after all builds nothing: the job stays failed.
+    expect(failures(await handler(delivery(t, lost)))).toBe(0)
+    expect((await t.api.get(`/api/v1/reports/export/${lost}`)).body.data.status).toBe('failed')
+    const objects = await exportsS3.send(
+      new ListObjectsV2Command({
+        Bucket: config.exportsBucket,
+        Prefix: `tenants/${t.tenant.id}/exports/${lost}`,
+      }),
+    )
+    expect(objects.Contents ?? []).toEqual([])
+    expect(again.code).toBe(0)
+    expect((await t.api.get(`/api/v1/reports/export/${lost}`)).body.data.status).toBe('failed')
+  })
 })

@@ -37,8 +37,9 @@ export const EXPORT_JOB_RETENTION_SECONDS = 30 * 24 * 3600
 export const EXPORT_CLAIM_LEASE_SECONDS = 5 * 60
 
 /**
- * A job still `processing` an hour after its lease ran out is stuck: its message went to the DLQ
- * (or was never delivered again) with the job claimed. A live message would have taken the claim
+ * A job still `processing` an hour after its lease ran out, or still `queued` an hour after it was
+ * created, is stuck: its message went to the DLQ (or was never delivered again), with the job
+ * claimed or before any worker could claim it. A live message would have taken the claim
  * over long before: SQS hands a message out again after 24 minutes (six times the worker's limit),
  * so an hour is two chances and more. The stuck-exports job fails it (shared/services).
  */

@@ -42,6 +42,10 @@ describe('Functions: export jobs', () => {
       format: 'csv',
       filters: { pass_fail: 'pass' },
       ttl: Date.parse(at) / 1000 + 30 * 86_400,
+      // On the leases range from the start, its creation as its lease: a lost message is found.
+      lease_until: at,
+      gsi1pk: 'EXPORT#LEASES',
+      gsi1sk: `${at}#j1`,
     })
     expect(readable('ConditionExpression', p)).toBe('attribute_not_exists(pk)')
   })
@@ -105,12 +109,12 @@ describe('Functions: export jobs', () => {
     expect(readable('ProjectionExpression', p)).toBe('pk, sk, lease_until')
   })
 
-  it('fails a stuck job only while it is still processing under the lease it was found with', () => {
+  it('fails a stuck job only while it is still queued or processing under the lease it was found with', () => {
     const lease = { key, leaseUntil: '2026-03-01T08:00:00.000Z' }
     const p = failStuckExportParams(lease, { error: 'E', at })
     expect(p.Key).toEqual(key)
     expect(readable('ConditionExpression', p)).toBe(
-      '(status = "processing") AND (lease_until = "2026-03-01T08:00:00.000Z")',
+      '((status = "queued") OR (status = "processing")) AND (lease_until = "2026-03-01T08:00:00.000Z")',
     )
     expect(readable('UpdateExpression', p)).toBe(
       `SET status = "failed", error = "E", failed_at = "${at}" REMOVE lease_until, gsi1pk, gsi1sk`,
