@@ -70,6 +70,7 @@ import {
 import { pageOfCompletionsByScore } from '../store/report-score-reads.ts'
 import { pageOfCourseEnrollments } from '../store/course-enrollment-pages.ts'
 import { pageOfCourseAssignments, pageOfCourseCompletions } from '../store/course-report-pages.ts'
+import { pageOfStatusEnrollments } from '../store/status-enrollment-pages.ts'
 import { currentStatusParams, readExpiryHistogram } from '../store/compliance-histogram-items.ts'
 import { complianceTotals } from '../domain/reports/compliance-totals.ts'
 import {
@@ -228,26 +229,14 @@ export async function enrollmentsReport(
     )
     listed = pageOf(matching.sort(byKey((e) => `${e.enrolledAt}#${e.id}`, q.order)), q)
   } else {
-    if (!range.after && !range.before) {
-      // The counters give the total, and the status's share sizes the filtered page's read.
-      const c = await tenantEnrollmentCounters(tenant)
-      const total = q.status ? c.byStatus[q.status] : c.total
-      listed = await pageOfEnrollments(
-        tenant,
-        range,
-        q.offset,
-        q.limit,
-        total,
-        c.total > 0 ? total / c.total : undefined,
-      )
-    } else {
-      // With a status, the histogram's share of it sizes the filtered page's read: read it first.
-      const counted = enrolledRangeTotal(tenant, range)
-      const { total, share } = q.status
-        ? await counted
-        : { total: counted.then((r) => r.total), share: undefined }
-      listed = await pageOfEnrollments(tenant, range, q.offset, q.limit, total, share)
-    }
+    const total =
+      !range.after && !range.before
+        ? tenantEnrollmentCounters(tenant).then((c) => (q.status ? c.byStatus[q.status] : c.total))
+        : enrolledRangeTotal(tenant, range).then((r) => r.total)
+    // A status pages its own keys in enrollment order (rpt7); without one, gsi1 is that order.
+    listed = q.status
+      ? await pageOfStatusEnrollments(tenant, { ...range, status: q.status }, q.offset, q.limit, total)
+      : await pageOfEnrollments(tenant, range, q.offset, q.limit, total)
   }
   const names = await titles(tenant, listed.items)
   return {

@@ -35,7 +35,7 @@ export function courseAssignmentsParams(tenant: TenantContext, courseId: string)
 }
 
 /** The entries from `offset` of a keys-only range, read in its order, then their items by key. */
-async function pageByKey(
+export async function pageByKey(
   params: Omit<QueryCommandInput, 'TableName'>,
   offset: number,
   limit: number,

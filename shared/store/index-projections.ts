@@ -25,6 +25,8 @@ export const indexProjections: Readonly<Record<string, IndexProjection>> = {
   /** One course's completions and assignments: keys only, the page's items are read by key (0025). */
   rpt5: { type: 'KEYS_ONLY' },
   rpt6: { type: 'KEYS_ONLY' },
+  /** The tenant's enrollments of one status: keys only, the page read by key (0025). */
+  rpt7: { type: 'KEYS_ONLY' },
   rpt4: { type: 'INCLUDE', attributes: ['status', 'completed_at', 'enrolled_at', 'quiz_attempts'] },
 }
 

@@ -231,6 +231,8 @@ export const keys = {
   courseCompletionsIndexPk: (t: TenantContext, courseId: string): string => `${tp(t)}#CCOMPL#${courseId}`,
   /** rpt6: a course's assignments in rpt1's order (decision 0025). */
   courseAssignmentsIndexPk: (t: TenantContext, courseId: string): string => `${tp(t)}#CASSIGN#${courseId}`,
+  /** rpt7: the tenant's enrollments of one status by enrollment time (decision 0025). */
+  statusEnrollmentsIndexPk: (t: TenantContext, status: string): string => `${tp(t)}#ESTATUS#${status}`,
   /** rpt3: completions by score (completions report, sort_by=score). */
   scoresIndexPk: (t: TenantContext): string => `${tp(t)}#SCORES`,
   /** Before every timestamp: an assignment without a completion sorts first. */

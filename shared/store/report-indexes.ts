@@ -14,6 +14,8 @@
  * - rpt5 / rpt6, one course's completions by completion time and its assignments in rpt1's order
  *   (KEYS_ONLY, decision 0025): the one-course completions and compliance pages read a Limit of
  *   keys, then the page's items by key.
+ * - rpt7, the tenant's enrollments of one status by enrollment time (KEYS_ONLY, 0025): the
+ *   enrollments report filtered by status pages its keys, then reads the page by key.
  * - rpt4, a course's enrollments by creation: every enrollment under `T#<t>#CCREATED#<courseId>`
  *   by `<created_at>#<id>`, so the part of a day a performance period covers is a key range.
  */
@@ -35,6 +37,7 @@ const rpt3 = { name: 'rpt3', pk: 'rpt3pk', sk: 'rpt3sk' } as const
 const rpt4 = { name: 'rpt4', pk: 'rpt4pk', sk: 'rpt4sk' } as const
 const rpt5 = { name: 'rpt5', pk: 'rpt5pk', sk: 'rpt5sk' } as const
 const rpt6 = { name: 'rpt6', pk: 'rpt6pk', sk: 'rpt6sk' } as const
+const rpt7 = { name: 'rpt7', pk: 'rpt7pk', sk: 'rpt7sk' } as const
 
 export const reportIndexes = {
   assignments: rpt1,
@@ -44,8 +47,9 @@ export const reportIndexes = {
   courseCreated: rpt4,
   courseCompletions: rpt5,
   courseAssignments: rpt6,
+  statusEnrollments: rpt7,
 } as const
-export const reportIndexList = [rpt1, activityIndex, userActivityIndex, rpt3, rpt4, rpt5, rpt6] as const
+export const reportIndexList = [rpt1, activityIndex, userActivityIndex, rpt3, rpt4, rpt5, rpt6, rpt7] as const
 
 /**
  * A score as a sort key that orders as the number does: fixed width, four decimals; a negative
@@ -84,6 +88,8 @@ export function enrollmentReportKeys(tenant: TenantContext, e: Enrollment): Item
       : {}),
     [rpt4.pk]: keys.courseCreatedIndexPk(tenant, e.courseId),
     [rpt4.sk]: keys.sortKey(e.createdAt, e.id),
+    [rpt7.pk]: keys.statusEnrollmentsIndexPk(tenant, e.status),
+    [rpt7.sk]: keys.sortKey(e.enrolledAt, e.id),
     ...userActivityKeys(tenant, e.userId, enrollmentActivityAttributes(e)),
   }
 }

@@ -128,8 +128,7 @@ export const pageOfEnrollments = (
   offset: number,
   limit: number,
   knownTotal?: number | Promise<number>,
-  share?: number,
-) => pageOf(enrolledRangeParams(tenant, q), offset, limit, knownTotal, share)
+) => pageOf(enrolledRangeParams(tenant, q), offset, limit, knownTotal)
 
 export async function tenantEnrollmentCounters(tenant: TenantContext): Promise<EnrollmentCounters> {
   return toEnrollmentCounters(await getItem(keys.counters(tenant)))

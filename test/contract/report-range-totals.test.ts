@@ -100,5 +100,23 @@ describe('Report totals over a date range', () => {
     expect(again.status).toBe(201)
     expect([await count('active'), await count('dropped')]).toEqual([3, 0])
     expect(await page(t, `/api/v1/reports/enrollments?enrolled_after=${since}`)).toBe(3)
+    // A status pages in enrollment order, one row a page, both ways, with or without a date bound.
+    for (const query of ['status=active', `status=active&enrolled_after=${since}`]) {
+      for (const order of ['desc', 'asc']) {
+        const all = await t.api.get(`/api/v1/reports/enrollments?${query}&sort_order=${order}`)
+        const ids: string[] = []
+        for (let p = 1; p <= 4; p++) {
+          const r = await t.api.get(
+            `/api/v1/reports/enrollments?${query}&sort_order=${order}&per_page=1&page=${p}`,
+          )
+          expect(r.body.meta.total).toBe(3)
+          ids.push(...r.body.data.map((x: { enrollment_id: string }) => x.enrollment_id))
+        }
+        expect(ids).toEqual(all.body.data.map((x: { enrollment_id: string }) => x.enrollment_id))
+        const times: string[] = all.body.data.map((x: { enrolled_at: string }) => x.enrolled_at)
+        const byTime = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+        expect(times).toEqual([...times].sort((a, b) => (order === 'asc' ? byTime(a, b) : byTime(b, a))))
+      }
+    }
   })
 })

@@ -165,6 +165,7 @@ describe('Construct: LmsStack', () => {
       'rpt4',
       'rpt5',
       'rpt6',
+      'rpt7',
       'pos1',
     ])
     // The position index skips deep pages over entries that hold nothing but keys; so does the
@@ -172,7 +173,7 @@ describe('Construct: LmsStack', () => {
     expect(tableSchema.globalIndexes.find((i) => i.name === 'pos1')?.projection).toEqual({
       type: 'KEYS_ONLY',
     })
-    for (const name of ['act1', 'act2', 'rpt5', 'rpt6']) {
+    for (const name of ['act1', 'act2', 'rpt5', 'rpt6', 'rpt7']) {
       expect(tableSchema.globalIndexes.find((i) => i.name === name)?.projection, name).toEqual({
         type: 'KEYS_ONLY',
       })

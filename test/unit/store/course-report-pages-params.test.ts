@@ -4,6 +4,7 @@ import {
   courseAssignmentsParams,
   courseCompletionsParams,
 } from '../../../shared/store/course-report-pages.ts'
+import { statusEnrollmentsParams } from '../../../shared/store/status-enrollment-pages.ts'
 import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
 import { tableSchema } from '../../../shared/store/table-schema.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
@@ -11,9 +12,9 @@ import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
 
-describe('One course’s completions and assignments (rpt5, rpt6; decision 0025)', () => {
+describe('One course’s completions and assignments (rpt5, rpt6), one status’s enrollments (rpt7; decision 0025)', () => {
   it('are keys-only indexes', () => {
-    for (const name of ['rpt5', 'rpt6']) {
+    for (const name of ['rpt5', 'rpt6', 'rpt7']) {
       expect(tableSchema.globalIndexes.find((i) => i.name === name)?.projection, name).toEqual({
         type: 'KEYS_ONLY',
       })
@@ -46,5 +47,22 @@ describe('One course’s completions and assignments (rpt5, rpt6; decision 0025)
     const assigned = courseAssignmentsParams(tenant, 'c1')
     expect(assigned.IndexName).toBe('rpt6')
     expect(readable('KeyConditionExpression', assigned)).toBe('rpt6pk = "T#t1#CASSIGN#c1"')
+  })
+
+  it('puts every enrollment under its status by enrollment time (rpt7), read between the date bounds', () => {
+    const e = enrollment({ status: 'active', enrolledAt: '2026-06-01T00:00:00.000Z' })
+    expect(enrollmentItem(tenant, e)).toMatchObject({
+      rpt7pk: 'T#t1#ESTATUS#active',
+      rpt7sk: `2026-06-01T00:00:00.000Z#${e.id}`,
+    })
+    const p = statusEnrollmentsParams(tenant, {
+      status: 'active',
+      after: '2026-05-01T00:00:00.000Z',
+      order: 'desc',
+    })
+    expect(p).toMatchObject({ IndexName: 'rpt7', ScanIndexForward: false })
+    expect(readable('KeyConditionExpression', p)).toBe(
+      '(rpt7pk = "T#t1#ESTATUS#active") AND (rpt7sk BETWEEN "2026-05-01T00:00:00.000Z#~" AND "~")',
+    )
   })
 })
