@@ -81,7 +81,7 @@ import {
   type EnrollmentActivity,
   type UserActivityEntry,
 } from '../store/activity-reads.ts'
-import { batchGetUsers } from '../store/users-store.ts'
+import { batchGetUsers, getUserCounters } from '../store/users-store.ts'
 import { memberUserIds } from './groups-service.ts'
 
 export interface PageRequest {
@@ -369,9 +369,16 @@ export async function userActivityReport(
 ): Promise<Listed<UserActivityRow>> {
   const period = activityPeriod(now, q.activeAfter, q.activeBefore)
   const everyone = q.includeInactive || q.userType !== undefined
-  if (!everyone && !q.groupId && q.limit <= LATEST_PAGE_MAX) {
-    const listed = await activityFromLatest(tenant, q, period)
-    if (listed) return listed
+  if (q.userType === undefined && !q.groupId && q.limit <= LATEST_PAGE_MAX) {
+    const [listed, users] = await Promise.all([
+      activityFromLatest(tenant, q, period),
+      q.includeInactive ? getUserCounters(tenant) : undefined,
+    ])
+    if (listed && !users) return listed
+    // With include_inactive the active users come first: a page among them is the same page;
+    // the total is every user of the tenant. A page past them takes the exact reads.
+    if (listed && users && q.offset + q.limit <= listed.total)
+      return { items: listed.items, total: users.total }
   }
   const members = q.groupId ? ((await memberUserIds(tenant, q.groupId)) ?? new Set<string>()) : undefined
   if (members?.size === 0) return { items: [], total: 0 }

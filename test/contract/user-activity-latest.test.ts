@@ -112,6 +112,17 @@ describe('GET /api/v1/reports/users/activity from the latest activity', () => {
     ).toBe(200)
     expect(await listing(t, `group_id=${g.body.data.id}`)).toEqual(all)
 
+    // With include_inactive the active come first: a page among them is the default listing's
+    // page, with every user counted; the whole listing (exact reads) agrees.
+    const everyoneListed = await listing(t, 'include_inactive=true')
+    const firstTwo = await t.api.get('/api/v1/reports/users/activity?include_inactive=true&per_page=2')
+    expect(firstTwo.body.meta.total).toBe(everyoneListed.total)
+    expect(everyoneListed.total).toBeGreaterThanOrEqual(8)
+    expect(firstTwo.body.data.map((r: Row) => r.user_id)).toEqual(
+      everyoneListed.rows.slice(0, 2).map((r) => r.user_id),
+    )
+    expect(everyoneListed.rows.slice(0, 4)).toEqual(all.rows)
+
     // A later sign-in moves the user to the top; one of the users left out comes back in.
     await recordLogin(t.tenant, outside.id, iso(now - 60_000))
     const after = await listing(t, '')
