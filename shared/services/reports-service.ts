@@ -42,6 +42,7 @@ import {
   latestDays,
   userActivitySince,
   usersByLatest,
+  usersOfTypeByLatest,
 } from '../store/activity-latest-reads.ts'
 import type { EnrollmentStatus } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
@@ -81,7 +82,7 @@ import {
   type EnrollmentActivity,
   type UserActivityEntry,
 } from '../store/activity-reads.ts'
-import { batchGetUsers, getUserCounters } from '../store/users-store.ts'
+import { batchGetUsers, getUserCounters, type UserCounters } from '../store/users-store.ts'
 import { memberUserIds } from './groups-service.ts'
 
 export interface PageRequest {
@@ -327,22 +328,26 @@ async function usersInScope(
 const LATEST_PAGE_MAX = 200
 
 /**
- * The default listing (no group, type or include_inactive) from the users' latest activity: when
- * no user's latest is after the period's end, the active users are exactly those whose latest is
- * at or after its start. Their count is the histogram's days after the start's day plus a COUNT
- * of its own; the page is a Limit read of the index, each row its user's own entries (act2).
- * Undefined when the period ends before some user's latest: the exact reads answer then.
+ * The active users (of `user_type`, if given) from the users' latest activity: when no such user's
+ * latest is after the period's end, the active ones are exactly those whose latest is at or after
+ * its start. Their count is the histogram's days after the start's day (the type's counts) plus a
+ * count of its own; the page is a Limit read of the index (kept by type), each row its user's own
+ * entries (act2). Undefined when the period ends before some user's latest: the exact reads
+ * answer then. The type's share of the users sizes the reads kept by type.
  */
 async function activityFromLatest(
   tenant: TenantContext,
   q: UserActivityQuery,
   period: Period,
+  share: number,
 ): Promise<Listed<UserActivityRow> | undefined> {
   const start = Date.parse(period.start)
+  const want = q.offset + q.limit
+  const type = q.userType
   const [top, days, ofStartDay] = await Promise.all([
-    usersByLatest(tenant, q.offset + q.limit),
-    latestDays(tenant, dayOf(start).slice(0, 7)),
-    countLatestBetween(tenant, start, nextDayStart(start) - 1),
+    type === undefined ? usersByLatest(tenant, want) : usersOfTypeByLatest(tenant, type, want, start, share),
+    latestDays(tenant, dayOf(start).slice(0, 7), type),
+    countLatestBetween(tenant, start, nextDayStart(start) - 1, type),
   ])
   if (top.length > 0 && (top[0]?.latest ?? 0) > Date.parse(period.end)) return undefined
   const page = top.filter((u) => u.latest >= start).slice(q.offset)
@@ -369,16 +374,18 @@ export async function userActivityReport(
 ): Promise<Listed<UserActivityRow>> {
   const period = activityPeriod(now, q.activeAfter, q.activeBefore)
   const everyone = q.includeInactive || q.userType !== undefined
-  if (q.userType === undefined && !q.groupId && q.limit <= LATEST_PAGE_MAX) {
-    const [listed, users] = await Promise.all([
-      activityFromLatest(tenant, q, period),
-      q.includeInactive ? getUserCounters(tenant) : undefined,
-    ])
-    if (listed && !users) return listed
+  if (!q.groupId && q.limit <= LATEST_PAGE_MAX) {
+    // The user counters: the type's share of the users, and every user for include_inactive.
+    const users = q.userType !== undefined || q.includeInactive ? await getUserCounters(tenant) : undefined
+    const ofType = (c: UserCounters) =>
+      q.userType === undefined ? c.total : (c.byAttribute[`type_${q.userType}`] ?? 0)
+    const share = users && users.total > 0 ? ofType(users) / users.total : 1
+    const listed = await activityFromLatest(tenant, q, period, share)
+    if (listed && !q.includeInactive) return listed
     // With include_inactive the active users come first: a page among them is the same page;
-    // the total is every user of the tenant. A page past them takes the exact reads.
+    // the total is every user of the tenant (or of the type). A page past them takes the exact reads.
     if (listed && users && q.offset + q.limit <= listed.total)
-      return { items: listed.items, total: users.total }
+      return { items: listed.items, total: ofType(users) }
   }
   const members = q.groupId ? ((await memberUserIds(tenant, q.groupId)) ?? new Set<string>()) : undefined
   if (members?.size === 0) return { items: [], total: 0 }

@@ -195,23 +195,25 @@ export const allUsersActivityParams = (tenant: TenantContext): Params =>
 export const allUsersByTypeParams = (tenant: TenantContext): Params[] =>
   userTypes.map((t) => usersOfTypeParams(tenant, t))
 
-/** The act1 value of a user's latest activity item. */
-export const latestEntryValue = (userId: string, latest: number): string =>
-  `${LATEST}${msKey(latest)}#${userId}`
+/** The act1 value of a user's latest activity item: `A<latest>#<user id>[#<user type>]`. */
+export const latestEntryValue = (userId: string, latest: number, userType?: UserType): string =>
+  `${LATEST}${msKey(latest)}#${userId}${userType === undefined ? '' : `#${userType}`}`
 
 /** One entry of the users by latest activity. */
 export interface LatestEntry {
   readonly userId: string
   readonly latest: number
+  readonly userType: UserType | undefined
 }
 
 export function toLatestEntry(item: Item): LatestEntry {
   const { a1 } = decodeItem('latest activity', Entry, item)
-  const [latest, userId] = a1.slice(LATEST.length).split('#')
-  if (!a1.startsWith(LATEST) || !latest || !userId) {
+  const [latest, userId, type] = a1.slice(LATEST.length).split('#')
+  const userType = type === undefined ? undefined : v.safeParse(v.picklist(userTypes), type)
+  if (!a1.startsWith(LATEST) || !latest || !userId || (userType !== undefined && !userType.success)) {
     throw new MalformedItem('latest activity', { pk: item.pk, sk: item.sk }, 'a1: expected a latest entry')
   }
-  return { userId, latest: parseInt(latest, 36) }
+  return { userId, latest: parseInt(latest, 36), userType: userType?.success ? userType.output : undefined }
 }
 
 /** Users by latest activity, most recent first (ties: the larger id first), at most `limit`. */

@@ -10,14 +10,13 @@ import * as v from 'valibot'
 import {
   dayOf,
   decideLatest,
-  histogramDelta,
   instantsNotIn,
   instantsOf,
   latestOf,
 } from '../domain/reports/activity-latest.ts'
 import type { Enrollment } from '../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import type { User } from '../domain/users/user.ts'
+import { userTypes, type User, type UserType } from '../domain/users/user.ts'
 import {
   enrollmentActivityAttributes,
   isUserEntry,
@@ -34,29 +33,59 @@ import { keys } from './keys.ts'
 import { userActivityKeys } from './report-indexes.ts'
 import type { Step } from './transaction.ts'
 
-const Latest = v.object({ latest: v.number() })
+const Latest = v.object({ latest: v.number(), user_type: v.optional(v.picklist(userTypes)) })
+
+/** A user's latest activity item as stored: when, and the user's type it is counted under. */
+export interface LatestState {
+  readonly latest: number
+  readonly userType: UserType | undefined
+}
 
 /** A user's latest activity as stored (consistent read: the write that follows is conditioned on it). */
-export async function readLatest(tenant: TenantContext, userId: string): Promise<number | null> {
+export async function readLatest(tenant: TenantContext, userId: string): Promise<LatestState | null> {
   const item = await getItem(keys.activityLatest(tenant, userId), { ConsistentRead: true })
-  return item ? decodeItem('latest activity', Latest, item).latest : null
+  if (!item) return null
+  const i = decodeItem('latest activity', Latest, item)
+  return { latest: i.latest, userType: i.user_type }
+}
+
+const UserTypeOnly = v.object({ user_type: v.picklist(userTypes) })
+
+/** The type of a user whose first activity this is (the user item; undefined when it is gone). */
+async function readUserType(tenant: TenantContext, userId: string): Promise<UserType | undefined> {
+  const item = await getItem(keys.user(tenant, userId), { ProjectionExpression: 'user_type' })
+  return item ? decodeItem('user', UserTypeOnly, item).user_type : undefined
 }
 
 const dayAttribute = (day: string) => `d${day.slice(8, 10)}`
 
-/** The user's latest item moved from `from` to `to`, and the histogram's days with it. */
+/** A histogram day's attributes: every user's count, and the user type's. */
+export const histogramAttributes = (day: string, type: UserType | undefined): string[] =>
+  type === undefined ? [dayAttribute(day)] : [dayAttribute(day), `${dayAttribute(day)}_${type}`]
+
+/**
+ * The user's latest item moved from `from` (as read; null when absent) to `to` (null: no
+ * activity left), and the histogram's days with it, under the user's type before and after.
+ */
 export function latestMoveSteps<R>(
   tenant: TenantContext,
   userId: string,
-  from: number | null,
-  to: number | null,
+  from: LatestState | null,
+  to: { readonly latest: number | null; readonly userType: UserType | undefined },
   refusal: R,
 ): Step<R>[] {
-  if (from === to) return []
+  if (from?.latest === to.latest && from?.userType === to.userType) return []
+  if (from === null && to.latest === null) return []
   const Key = keys.activityLatest(tenant, userId)
-  const asRead = from === null ? cond.notExists() : cond.eq('latest', from)
+  const asRead =
+    from === null
+      ? cond.notExists()
+      : cond.and(
+          cond.eq('latest', from.latest),
+          from.userType === undefined ? cond.notExists('user_type') : cond.eq('user_type', from.userType),
+        )
   const own: Step<R> =
-    to === null
+    to.latest === null
       ? { item: { Delete: { Key, ...conditionExpression(asRead) } }, refusal }
       : {
           item: {
@@ -65,8 +94,9 @@ export function latestMoveSteps<R>(
                 ...Key,
                 type: 'user_activity_latest',
                 user_id: userId,
-                latest: to,
-                a1: latestEntryValue(userId, to),
+                latest: to.latest,
+                ...(to.userType === undefined ? {} : { user_type: to.userType }),
+                a1: latestEntryValue(userId, to.latest, to.userType),
               },
               ...conditionExpression(asRead),
             },
@@ -74,21 +104,29 @@ export function latestMoveSteps<R>(
           refusal,
         }
   const byMonth = new Map<string, Record<string, number>>()
-  for (const [day, n] of Object.entries(histogramDelta(from, to))) {
-    const month = day.slice(0, 7)
-    byMonth.set(month, { ...byMonth.get(month), [dayAttribute(day)]: n })
+  const move = (day: string | undefined, type: UserType | undefined, n: number) => {
+    if (day === undefined) return
+    const add = byMonth.get(day.slice(0, 7)) ?? {}
+    for (const name of histogramAttributes(day, type)) add[name] = (add[name] ?? 0) + n
+    byMonth.set(day.slice(0, 7), add)
   }
-  return [
-    own,
-    ...[...byMonth].map(([month, add]) => ({
-      item: {
-        Update: {
-          Key: keys.activityLatestMonth(tenant, month),
-          ...updateExpression({ add, set: { type: 'activity_histogram', month } }),
+  move(from === null ? undefined : dayOf(from.latest), from?.userType, -1)
+  move(to.latest === null ? undefined : dayOf(to.latest), to.userType, 1)
+  const steps = [...byMonth].flatMap(([month, add]) => {
+    const moved = Object.fromEntries(Object.entries(add).filter(([, n]) => n !== 0))
+    if (Object.keys(moved).length === 0) return []
+    return [
+      {
+        item: {
+          Update: {
+            Key: keys.activityLatestMonth(tenant, month),
+            ...updateExpression({ add: moved, set: { type: 'activity_histogram', month } }),
+          },
         },
       },
-    })),
-  ]
+    ]
+  })
+  return [own, ...steps]
 }
 
 /** What a write replaces of one user's activity: the act1 value it removes, the instants before and after. */
@@ -98,6 +136,8 @@ export interface ActivityChange {
   readonly replaced: string | undefined
   readonly before: readonly number[]
   readonly after: readonly number[]
+  /** A user's own change names their type before and after; an enrollment's does not know it. */
+  readonly userType?: { readonly before: UserType; readonly after: UserType }
 }
 
 export const enrollmentActivityChange = (
@@ -115,6 +155,7 @@ export const userActivityChange = (before: User, after: User): ActivityChange =>
   replaced: userActivityAttributes(before).a1 as string,
   before: instantsOf(before.lastLoginAt),
   after: instantsOf(after.lastLoginAt),
+  userType: { before: before.userType, after: after.userType },
 })
 
 /** Every instant of a user's act2 entries but the one `replaced` names. */
@@ -135,26 +176,30 @@ async function otherInstants(tenant: TenantContext, userId: string, replaced: st
 /**
  * The steps that keep the user's latest true after `change`, or none: a later instant moves it
  * up; an instant that may have been the latest gone (a backdated start, an older sign-in written
- * over a newer one) reads the user's other instants (act2) and moves it to theirs.
+ * over a newer one) reads the user's other instants (act2) and moves it to theirs; a change of
+ * the user's type moves them to the new type's count.
  */
 export async function activityLatestSteps<R>(
   tenant: TenantContext,
   change: ActivityChange,
   refusal: R,
 ): Promise<Step<R>[]> {
-  if (
-    instantsNotIn(change.before, change.after).length + instantsNotIn(change.after, change.before).length ===
-    0
-  )
-    return []
-  const latest = await readLatest(tenant, change.userId)
-  const decision = decideLatest(latest, change.before, change.after)
-  if (decision.kind === 'keep') return []
-  const to =
-    decision.kind === 'move'
-      ? decision.to
-      : latestOf([...(await otherInstants(tenant, change.userId, change.replaced)), ...change.after])
-  return latestMoveSteps(tenant, change.userId, latest, to, refusal)
+  const instantsMove =
+    instantsNotIn(change.before, change.after).length + instantsNotIn(change.after, change.before).length > 0
+  const typeMoves = change.userType !== undefined && change.userType.before !== change.userType.after
+  if (!instantsMove && !typeMoves) return []
+  const read = await readLatest(tenant, change.userId)
+  if (read === null && !instantsMove) return []
+  const decision = decideLatest(read?.latest ?? null, change.before, change.after)
+  const latest =
+    decision.kind === 'keep'
+      ? (read?.latest ?? null)
+      : decision.kind === 'move'
+        ? decision.to
+        : latestOf([...(await otherInstants(tenant, change.userId, change.replaced)), ...change.after])
+  const userType =
+    change.userType?.after ?? (read === null ? await readUserType(tenant, change.userId) : read.userType)
+  return latestMoveSteps(tenant, change.userId, read, { latest, userType }, refusal)
 }
 
 /**
@@ -181,12 +226,13 @@ export function activityHistorySteps<R>(tenant: TenantContext, replaced: Enrollm
  */
 export function seedLatestItems(
   tenant: TenantContext,
-  users: readonly Pick<User, 'id' | 'lastLoginAt'>[],
+  users: readonly Pick<User, 'id' | 'lastLoginAt' | 'userType'>[],
   enrollments: readonly Pick<Enrollment, 'userId' | 'startedAt' | 'completedAt'>[],
 ): Item[] {
   const instants = new Map<string, number[]>()
   const add = (userId: string, list: number[]) =>
     instants.set(userId, [...(instants.get(userId) ?? []), ...list])
+  const types = new Map(users.map((u) => [u.id, u.userType]))
   for (const u of users) add(u.id, instantsOf(u.lastLoginAt))
   for (const e of enrollments) add(e.userId, instantsOf(e.startedAt, e.completedAt))
   const items: Item[] = []
@@ -194,11 +240,12 @@ export function seedLatestItems(
   for (const [userId, list] of instants) {
     const latest = latestOf(list)
     if (latest === null) continue
-    const put = latestMoveSteps(tenant, userId, null, latest, undefined)[0]?.item.Put?.Item
+    const steps = latestMoveSteps(tenant, userId, null, { latest, userType: types.get(userId) }, undefined)
+    const put = steps[0]?.item.Put?.Item
     if (put) items.push(put)
     const day = dayOf(latest)
     const month = months.get(day.slice(0, 7)) ?? {}
-    month[dayAttribute(day)] = (month[dayAttribute(day)] ?? 0) + 1
+    for (const name of histogramAttributes(day, types.get(userId))) month[name] = (month[name] ?? 0) + 1
     months.set(day.slice(0, 7), month)
   }
   for (const [month, days] of months) {

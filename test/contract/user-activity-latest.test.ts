@@ -55,7 +55,7 @@ describe('GET /api/v1/reports/users/activity from the latest activity', () => {
       await user(t),
       await user(t),
       await user(t),
-      await user(t),
+      await user(t, { user_type: 'partner' }),
       await user(t),
       await user(t),
     ]
@@ -122,6 +122,23 @@ describe('GET /api/v1/reports/users/activity from the latest activity', () => {
       everyoneListed.rows.slice(0, 2).map((r) => r.user_id),
     )
     expect(everyoneListed.rows.slice(0, 4)).toEqual(all.rows)
+
+    // By user type: the type's own count and rows, as the exact reads of a group give them.
+    const typed = async (type: string) => ({
+      latest: await listing(t, `user_type=${type}`),
+      exact: await listing(t, `user_type=${type}&group_id=${g.body.data.id}`),
+    })
+    const partners = await typed('partner')
+    expect(partners.latest).toEqual(partners.exact)
+    expect(partners.latest.rows.map((r) => r.user_id)).toEqual([edge.id])
+    const internal = await typed('internal')
+    expect(internal.latest).toEqual(internal.exact)
+    expect(internal.latest.rows.map((r) => r.user_id)).toEqual([replaced.id, imported.id, steady.id])
+    expect((await typed('volunteer')).latest).toEqual({ rows: [], total: 0 })
+    const partnersToo = await t.api.get(
+      '/api/v1/reports/users/activity?user_type=partner&include_inactive=true&per_page=1',
+    )
+    expect(partnersToo.body.meta.total).toBe(1)
 
     // A later sign-in moves the user to the top; one of the users left out comes back in.
     await recordLogin(t.tenant, outside.id, iso(now - 60_000))

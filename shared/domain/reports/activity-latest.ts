@@ -57,15 +57,6 @@ export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0,
 /** The first millisecond after the UTC day of `ms`. */
 export const nextDayStart = (ms: number): number => (Math.floor(ms / DAY_MS) + 1) * DAY_MS
 
-/** The histogram's change when a latest moves: its old day loses the user, its new day gains them. */
-export function histogramDelta(from: number | null, to: number | null): Record<string, number> {
-  const d: Record<string, number> = {}
-  if (from !== null) d[dayOf(from)] = (d[dayOf(from)] ?? 0) - 1
-  if (to !== null) d[dayOf(to)] = (d[dayOf(to)] ?? 0) + 1
-  for (const [day, n] of Object.entries(d)) if (n === 0) delete d[day]
-  return d
-}
-
 /**
  * Users whose latest is at or after `start`: the histogram's days after the start's day, plus
  * those of the start's own day at or after it (counted exactly by the caller).

@@ -41,7 +41,11 @@ describe('The latest-activity aggregate’s items and reads (decision 0024)', ()
 
   it('orders users by latest activity in a1 and reads them back', () => {
     const value = latestEntryValue('u-9', at('2026-06-01T00:00:00.000Z'))
+    expect(toLatestEntry({ pk, sk: 'UACT#u-9', a1: latestEntryValue('u-9', 5, 'volunteer') })).toMatchObject({
+      userType: 'volunteer',
+    })
     expect(toLatestEntry({ pk, sk: 'UACT#u-9', a1: value })).toEqual({
+      userType: undefined,
       userId: 'u-9',
       latest: at('2026-06-01T00:00:00.000Z'),
     })
@@ -67,17 +71,33 @@ describe('The latest-activity aggregate’s items and reads (decision 0024)', ()
   })
 
   it('moves the user’s latest conditioned on the value read, and its days in the histogram', () => {
-    const from = at('2026-05-31T10:00:00Z')
-    const to = at('2026-06-02T10:00:00Z')
+    const from = { latest: at('2026-05-31T10:00:00Z'), userType: 'partner' as const }
+    const to = { latest: at('2026-06-02T10:00:00Z'), userType: 'partner' as const }
     const steps = latestMoveSteps(tenant, 'u-1', from, to, 'stale')
     expect(steps).toHaveLength(3)
     expect(steps[0]?.refusal).toBe('stale')
-    expect(readable('ConditionExpression', steps[0]?.item.Put)).toBe(`latest = ${from}`)
-    expect(steps.map((s) => s.item.Update?.Key?.sk).slice(1)).toEqual(['RPTACT#2026-05', 'RPTACT#2026-06'])
+    expect(readable('ConditionExpression', steps[0]?.item.Put)).toBe(
+      `(latest = ${from.latest}) AND (user_type = "partner")`,
+    )
+    expect(steps[0]?.item.Put?.Item).toMatchObject({
+      user_type: 'partner',
+      a1: latestEntryValue('u-1', to.latest, 'partner'),
+    })
+    expect(steps.slice(1).map((s) => readable('UpdateExpression', s.item.Update))).toEqual([
+      'SET type = "activity_histogram", month = "2026-05" ADD d31 -1, d31_partner -1',
+      'SET type = "activity_histogram", month = "2026-06" ADD d02 1, d02_partner 1',
+    ])
     const first = latestMoveSteps(tenant, 'u-1', null, to, 'stale')
     expect(readable('ConditionExpression', first[0]?.item.Put)).toBe('attribute_not_exists(pk)')
     expect(latestMoveSteps(tenant, 'u-1', to, to, 'stale')).toEqual([])
-    expect(latestMoveSteps(tenant, 'u-1', to, null, 'stale')[0]?.item.Delete).toBeDefined()
+    expect(
+      latestMoveSteps(tenant, 'u-1', to, { latest: null, userType: 'partner' }, 'stale')[0]?.item.Delete,
+    ).toBeDefined()
+    // A change of type alone moves the user between the types' counts of the same day.
+    const retyped = latestMoveSteps(tenant, 'u-1', to, { ...to, userType: 'customer' }, 'stale')
+    expect(retyped.slice(1).map((s) => readable('UpdateExpression', s.item.Update))).toEqual([
+      'SET type = "activity_histogram", month = "2026-06" ADD d02_partner -1, d02_customer 1',
+    ])
   })
 
   it('keeps a replaced enrollment’s activity as a history entry, and nothing for one without', () => {
@@ -98,9 +118,9 @@ describe('The latest-activity aggregate’s items and reads (decision 0024)', ()
     const items = seedLatestItems(
       tenant,
       [
-        { id: 'a', lastLoginAt: '2026-06-03T00:00:00.000Z' },
-        { id: 'b', lastLoginAt: null },
-        { id: 'c', lastLoginAt: null },
+        { id: 'a', lastLoginAt: '2026-06-03T00:00:00.000Z', userType: 'internal' },
+        { id: 'b', lastLoginAt: null, userType: 'partner' },
+        { id: 'c', lastLoginAt: null, userType: 'internal' },
       ],
       [
         { userId: 'a', startedAt: '2026-06-01T00:00:00.000Z', completedAt: null },
@@ -111,6 +131,11 @@ describe('The latest-activity aggregate’s items and reads (decision 0024)', ()
       ['a', at('2026-06-03T00:00:00.000Z')],
       ['b', at('2026-06-03T05:00:00.000Z')],
     ])
-    expect(items.find((i) => i.type === 'activity_histogram')).toMatchObject({ sk: 'RPTACT#2026-06', d03: 2 })
+    expect(items.find((i) => i.type === 'activity_histogram')).toMatchObject({
+      sk: 'RPTACT#2026-06',
+      d03: 2,
+      d03_internal: 1,
+      d03_partner: 1,
+    })
   })
 })

@@ -3,7 +3,6 @@ import {
   activeSince,
   dayOf,
   decideLatest,
-  histogramDelta,
   instantsNotIn,
   instantsOf,
   latestOf,
@@ -35,15 +34,6 @@ describe('A user’s latest activity (decision 0024)', () => {
     expect(decideLatest(9, [9], [])).toEqual({ kind: 'recompute' })
     expect(latestOf([])).toBeNull()
     expect(latestOf([3, 9, 1])).toBe(9)
-  })
-
-  it('moves a user from the old day to the new one, and not at all within one day', () => {
-    const a = at('2026-03-31T23:00:00Z')
-    const b = at('2026-04-01T01:00:00Z')
-    expect(histogramDelta(null, a)).toEqual({ '2026-03-31': 1 })
-    expect(histogramDelta(a, b)).toEqual({ '2026-03-31': -1, '2026-04-01': 1 })
-    expect(histogramDelta(a, at('2026-03-31T23:30:00Z'))).toEqual({})
-    expect(histogramDelta(b, null)).toEqual({ '2026-04-01': -1 })
   })
 
   it('counts the users active since an instant: the later days, plus the start day’s exact share', () => {
