@@ -359,10 +359,10 @@ async function activityFromLatest(
 }
 
 /**
- * Rows ordered by most recent activity in the period (byRecentActivity). The default listing
- * reads the latest-activity aggregate (activityFromLatest); otherwise act1 (activity-index.ts,
- * decision 0022): the enrollments last active since the period's start, and the users who signed
- * in inside it. Without include_inactive and user_type their ids decide who is active, and only
+ * Rows ordered by most recent activity in the period (byRecentActivity). Without a group a page
+ * is read from the latest-activity aggregate (activityFromLatest, decision 0024) when it can be;
+ * otherwise from act1 (activity-index.ts, decision 0022): the enrollments last active since the
+ * period's start, and the users who signed in inside it. Without include_inactive and user_type their ids decide who is active, and only
  * the page's other users are read (for their last sign-in). With include_inactive every user of
  * the tenant (or group) has a row; with user_type the candidates are that type's users: both read
  * those users' entries (or a small group's items).
@@ -376,16 +376,16 @@ export async function userActivityReport(
   const everyone = q.includeInactive || q.userType !== undefined
   if (!q.groupId && q.limit <= LATEST_PAGE_MAX) {
     // The user counters: the type's share of the users, and every user for include_inactive.
-    const users = q.userType !== undefined || q.includeInactive ? await getUserCounters(tenant) : undefined
+    const counters = q.userType !== undefined || q.includeInactive ? await getUserCounters(tenant) : undefined
     const ofType = (c: UserCounters) =>
       q.userType === undefined ? c.total : (c.byAttribute[`type_${q.userType}`] ?? 0)
-    const share = users && users.total > 0 ? ofType(users) / users.total : 1
+    const share = counters && counters.total > 0 ? ofType(counters) / counters.total : 1
     const listed = await activityFromLatest(tenant, q, period, share)
     if (listed && !q.includeInactive) return listed
     // With include_inactive the active users come first: a page among them is the same page;
     // the total is every user of the tenant (or of the type). A page past them takes the exact reads.
-    if (listed && users && q.offset + q.limit <= listed.total)
-      return { items: listed.items, total: ofType(users) }
+    if (listed && counters && q.offset + q.limit <= listed.total)
+      return { items: listed.items, total: ofType(counters) }
   }
   const members = q.groupId ? ((await memberUserIds(tenant, q.groupId)) ?? new Set<string>()) : undefined
   if (members?.size === 0) return { items: [], total: 0 }
