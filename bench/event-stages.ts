@@ -9,7 +9,6 @@
 interface Stamps {
   created?: number
   written?: number
-  fannedOut?: number
   sent?: number
   marked?: number
   claimed?: number
@@ -20,8 +19,9 @@ type Stage = readonly [name: string, label: string, from: keyof Stamps, to: keyo
 
 const STAGES: readonly Stage[] = [
   ['write', 'write (event time → outbox write acknowledged)', 'created', 'written'],
-  ['stream', 'stream (write → relay writes the delivery row)', 'written', 'fannedOut'],
-  ['relay', 'relay (delivery row → message sent)', 'fannedOut', 'sent'],
+  // The relay sends the delivery in its message (the worker's claim writes the row, decision 0015):
+  // the stream's wait and the relay's fan-out end at the message, one stage.
+  ['stream', 'stream and relay (write → message sent)', 'written', 'sent'],
   ['relayBatch', 'relay batch (message sent → event marked relayed)', 'sent', 'marked'],
   ['queue', 'queue (message sent → worker claims the delivery)', 'sent', 'claimed'],
   ['worker', 'worker (claim → receiver has the request)', 'claimed', 'received'],
@@ -67,7 +67,7 @@ export function stageTracer(deliveryIdOf: (eventId: string) => string) {
     )
 
   return {
-    /** Stamps the relay's delivery row, the worker's claim and the marking of events relayed. */
+    /** Stamps the worker's claim and the marking of events relayed. */
     watchDynamo(client: Instrumentable): void {
       add(client, 'benchStages', (next, context) => async (args) => {
         const op = context.commandName
@@ -75,11 +75,8 @@ export function stageTracer(deliveryIdOf: (eventId: string) => string) {
         const started = Date.now()
         const out = await next(args)
         const delivery = DELIVERY.exec(text)?.[1]
-        if (op === 'PutCommand' || op === 'PutItemCommand') {
-          if (delivery) stamp(delivery, 'fannedOut', started)
-        } else if ((op === 'UpdateCommand' || op === 'UpdateItemCommand') && delivery) {
+        if ((op === 'UpdateCommand' || op === 'UpdateItemCommand') && delivery)
           stamp(delivery, 'claimed', started)
-        }
         // The bench's own event writes are transactions too, of puts: only updates mark an event.
         if (op?.startsWith('Update') || (op?.startsWith('Transact') && text.includes('"Update":'))) {
           for (const m of text.matchAll(OUTBOX_EVENT)) if (m[1]) stamp(deliveryIdOf(m[1]), 'marked')

@@ -60,7 +60,7 @@ export async function relay(
   reads: RelayReads = relayReads(),
 ): Promise<void> {
   const fanned = await fanOutEvent(pending, at, reads)
-  await markRelayed(pending.tenantId, pending.event, at)
+  await markRelayed(pending.tenantId, pending.event, at, fanned.deliveries)
   logRelayed(pending, fanned)
 }
 
@@ -85,7 +85,7 @@ export async function relayAll(events: readonly PendingEvent[], concurrency: num
   const done = fanned.filter((f) => f !== undefined)
   try {
     await markAllRelayed(
-      done.map((f) => f.pending),
+      done.map((f) => ({ ...f.pending, deliveries: f.fanned.deliveries })),
       new Date().toISOString(),
     )
   } catch (err) {

@@ -13,6 +13,7 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import {
   deliveryIdFor,
   envelopeBody,
+  eventCatalog,
   isEventType,
   MAX_ATTEMPTS,
   newSigningSecret,
@@ -33,6 +34,7 @@ import { oncePerBatch } from './batch-reads.ts'
 import { runQueuedAttempt } from './claimed-attempt.ts'
 import {
   claimAttemptRow,
+  claimNewDeliveryRow,
   deleteDelivery,
   deleteEndpoint as deleteStoredEndpoint,
   getDelivery,
@@ -67,8 +69,49 @@ export const WebhookMessage = v.object({
    * row names. Absent from messages queued before it was added.
    */
   endpointId: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  /**
+   * The delivery itself, on the relay's message for attempt 1: the worker's claim writes the row
+   * (decision 0015). Absent when the relay wrote the row (a payload too large to carry), on later
+   * attempts, on manual retries and on messages queued before it was added.
+   */
+  delivery: v.optional(
+    v.object({
+      endpointId: v.pipe(v.string(), v.nonEmpty()),
+      eventId: v.pipe(v.string(), v.nonEmpty()),
+      event: v.picklist(eventCatalog),
+      payload: v.string(),
+      createdAt: v.pipe(v.string(), v.nonEmpty()),
+    }),
+  ),
 })
 export type WebhookMessage = v.InferOutput<typeof WebhookMessage>
+
+/**
+ * The largest payload a message carries (SQS takes 256 KiB a message): a larger one is written
+ * by the relay as before and its message names it only.
+ */
+export const MESSAGE_PAYLOAD_MAX_BYTES = 64 * 1024
+
+/** The new delivery a message carries, as its row. */
+function carriedDelivery(id: string, d: NonNullable<WebhookMessage['delivery']>): WebhookDelivery {
+  return {
+    id,
+    endpointId: d.endpointId,
+    eventId: d.eventId,
+    event: d.event,
+    status: 'pending',
+    attempts: 0,
+    httpStatus: null,
+    responseBody: null,
+    reason: null,
+    payload: d.payload,
+    envelopeId: id,
+    retryOf: null,
+    createdAt: d.createdAt,
+    updatedAt: d.createdAt,
+    attemptRecorded: true,
+  }
+}
 
 export async function createEndpoint(
   tenant: TenantContext,
@@ -130,29 +173,24 @@ export async function fanOut(
   const endpoints = (await liveEndpoints(tenant)).filter((e) => e.events.includes(event.event))
   for (const endpoint of endpoints) {
     const id = deliveryIdFor(event.id, endpoint.id)
-    await insertDelivery(tenant, {
-      id,
+    const delivery = {
       endpointId: endpoint.id,
       eventId: event.id,
       event: event.event,
-      status: 'pending',
-      attempts: 0,
-      httpStatus: null,
-      responseBody: null,
-      reason: null,
       payload: envelopeBody(id, event.event, event.createdAt, event.data),
-      envelopeId: id,
-      retryOf: null,
       createdAt: at,
-      updatedAt: at,
-      attemptRecorded: true,
-    })
+    }
+    // The worker's first claim writes the row from the message (one write fewer an event); a
+    // payload too large to carry is written here first, as every row was before.
+    const carried = Buffer.byteLength(delivery.payload, 'utf8') <= MESSAGE_PAYLOAD_MAX_BYTES
+    if (!carried) await insertDelivery(tenant, carriedDelivery(id, delivery))
     // Sent even when the delivery existed: a relay that died before sending must not lose it.
     await sendMessage(config.webhooksQueueUrl, {
       tenantId: tenant.id,
       deliveryId: id,
       attempt: 1,
       endpointId: endpoint.id,
+      ...(carried ? { delivery } : {}),
     } satisfies WebhookMessage)
   }
   return endpoints.length
@@ -200,7 +238,10 @@ export async function attemptDelivery(
   await runQueuedAttempt({
     attempt: msg.attempt,
     maxAttempts: MAX_ATTEMPTS,
-    claim: () => claimAttemptRow(tenant, msg.deliveryId, msg.attempt, at),
+    claim: () =>
+      msg.delivery && msg.attempt === 1
+        ? claimNewDeliveryRow(tenant, carriedDelivery(msg.deliveryId, msg.delivery), at)
+        : claimAttemptRow(tenant, msg.deliveryId, msg.attempt, at),
     make: (delivery) => makeAttempt(tenant, delivery, msg.attempt, endpoint),
     fault: (failure): AttemptOutcome => ({ ...failure, httpStatus: null, responseBody: null }),
     record: (delivery, outcome) => recordAttempt(tenant, delivery.id, msg.attempt, outcome, nowIso()),

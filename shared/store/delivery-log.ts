@@ -118,18 +118,37 @@ export interface Requeue {
  * The operations of one log kind: pure parameter builders (`params`, command inputs without the
  * table name) and the thin sends over them.
  */
+/**
+ * Attempt `attempt` may be taken: nobody has, or its claimer's lease ran out before an outcome was
+ * recorded; never for a duplicate, a live claim or a finished row.
+ */
+function claimable(attempt: number, at: string): Condition {
+  return cond.and(
+    cond.eq('status', 'pending'),
+    cond.or(
+      cond.eq('attempts', attempt - 1),
+      cond.and(
+        cond.eq('attempts', attempt),
+        cond.eq('attempt_state', CLAIMED),
+        cond.lt('claimed_at', new Date(Date.parse(at) - CLAIM_LEASE_MS).toISOString()),
+      ),
+    ),
+  )
+}
+
 export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome, S extends ItemSchema>(
   kind: LogKind<Row, O, S>,
 ) {
+  /** A row's attributes besides its key. */
+  const rowAttributes = (tenant: TenantContext, row: Row): Item => ({
+    type: kind.entity,
+    ...attemptItemOf(row),
+    ...kind.ownItem(tenant, row),
+  })
   const params = {
     /** A new row, written only if absent (a relayed event may be fanned out twice). */
     insert: (tenant: TenantContext, row: Row) => {
-      const Item: Item = {
-        ...kind.key(tenant, row.id),
-        type: kind.entity,
-        ...attemptItemOf(row),
-        ...kind.ownItem(tenant, row),
-      }
+      const Item: Item = { ...kind.key(tenant, row.id), ...rowAttributes(tenant, row) }
       return { Item, ...conditionExpression(cond.notExists()) }
     },
 
@@ -152,19 +171,25 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
       Key: kind.key(tenant, id),
       ...updateExpression(
         { set: { attempts: attempt, attempt_state: CLAIMED, claimed_at: at, updated_at: at } },
-        cond.and(
-          cond.eq('status', 'pending'),
-          cond.or(
-            cond.eq('attempts', attempt - 1),
-            cond.and(
-              cond.eq('attempts', attempt),
-              cond.eq('attempt_state', CLAIMED),
-              cond.lt('claimed_at', new Date(Date.parse(at) - CLAIM_LEASE_MS).toISOString()),
-            ),
-          ),
-        ),
+        claimable(attempt, at),
       ),
     }),
+
+    /**
+     * Attempt 1 of a row the relay sent in its message instead of writing it (decision 0015): the
+     * row written already claimed when it is new, or claimed as `claim` would claim it. Every value
+     * it sets is the message's, so a copy of the message that takes over a claim writes the same.
+     */
+    claimNew: (tenant: TenantContext, row: Row, at: string) => {
+      const item = rowAttributes(tenant, row)
+      return {
+        Key: kind.key(tenant, row.id),
+        ...updateExpression(
+          { set: { ...item, attempts: 1, attempt_state: CLAIMED, claimed_at: at, updated_at: at } },
+          cond.or(cond.notExists(), claimable(1, at)),
+        ),
+      }
+    },
 
     /** The claimed attempt's outcome; refused when the attempt is no longer this claimer's. */
     record: (tenant: TenantContext, id: string, attempt: number, outcome: O, at: string) => ({
@@ -236,6 +261,13 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
      */
     claimRow: async (tenant: TenantContext, id: string, attempt: number, at: string): Promise<Claim<Row>> => {
       const out = await updateOrCurrent(params.claim(tenant, id, attempt, at))
+      if ('updated' in out) return { claimed: decode(out.updated) }
+      return { refused: out.refused && decode(out.refused) }
+    },
+
+    /** claimRow for attempt 1 of a row sent in the message: written by its claim when new. */
+    claimNewRow: async (tenant: TenantContext, row: Row, at: string): Promise<Claim<Row>> => {
+      const out = await updateOrCurrent(params.claimNew(tenant, row, at))
       if ('updated' in out) return { claimed: decode(out.updated) }
       return { refused: out.refused && decode(out.refused) }
     },

@@ -95,11 +95,22 @@ export const relayParams = {
     Limit: limit,
   }),
 
-  /** Out of the pending index; refused when the event is gone (expired). */
-  markRelayed: (tenantId: string, e: Pick<DomainEvent, 'id' | 'createdAt'>, at: string) => ({
+  /**
+   * Out of the pending index, with how many webhook deliveries its fan-out queued (their rows are
+   * written by the worker's first claim: decision 0015); refused when the event is gone (expired).
+   */
+  markRelayed: (
+    tenantId: string,
+    e: Pick<DomainEvent, 'id' | 'createdAt'>,
+    at: string,
+    deliveries?: number,
+  ) => ({
     Key: keys.outboxEvent({ id: tenantId }, e.createdAt, e.id),
     ...updateExpression(
-      { set: { relayed_at: at }, remove: [indexes.gsi1.pk, indexes.gsi1.sk] },
+      {
+        set: { relayed_at: at, ...(deliveries === undefined ? {} : { relayed_deliveries: deliveries }) },
+        remove: [indexes.gsi1.pk, indexes.gsi1.sk],
+      },
       cond.exists(),
     ),
   }),
@@ -124,8 +135,13 @@ export async function listPendingEvents(
 }
 
 /** Takes a relayed event out of the pending index. */
-export async function markRelayed(tenantId: string, e: DomainEvent, at: string): Promise<void> {
-  await conditionally(updateItem(relayParams.markRelayed(tenantId, e, at)))
+export async function markRelayed(
+  tenantId: string,
+  e: DomainEvent,
+  at: string,
+  deliveries?: number,
+): Promise<void> {
+  await conditionally(updateItem(relayParams.markRelayed(tenantId, e, at, deliveries)))
 }
 
 /**
@@ -135,7 +151,7 @@ export async function markRelayed(tenantId: string, e: DomainEvent, at: string):
  * `markRelayed` does, so the others are not held up by it.
  */
 export async function markAllRelayed(
-  events: readonly Pick<PendingEvent, 'tenantId' | 'event'>[],
+  events: readonly (Pick<PendingEvent, 'tenantId' | 'event'> & { readonly deliveries?: number })[],
   at: string,
 ): Promise<void> {
   // One transaction may not name an item twice.
@@ -147,14 +163,18 @@ export async function markAllRelayed(
     // A transaction costs twice the write units of a plain update: alone, an event takes the update.
     const [only] = chunk
     if (chunk.length === 1 && only) {
-      await markRelayed(only.tenantId, only.event, at)
+      await markRelayed(only.tenantId, only.event, at, only.deliveries)
       continue
     }
     try {
-      await commit(chunk.map((p) => ({ item: { Update: relayParams.markRelayed(p.tenantId, p.event, at) } })))
+      await commit(
+        chunk.map((p) => ({
+          item: { Update: relayParams.markRelayed(p.tenantId, p.event, at, p.deliveries) },
+        })),
+      )
     } catch (err) {
       if (!(err instanceof WriteRefused)) throw err
-      for (const p of chunk) await markRelayed(p.tenantId, p.event, at)
+      for (const p of chunk) await markRelayed(p.tenantId, p.event, at, p.deliveries)
     }
   }
 }

@@ -147,6 +147,8 @@ export const deleteDelivery = deliveries.delete
 export const claimAttempt = deliveries.claim
 /** The claim read as it is written: the row as claimed, or as it stands when refused. */
 export const claimAttemptRow = deliveries.claimRow
+/** The first attempt's claim of a delivery the relay sent in the message: it writes the row (0015). */
+export const claimNewDeliveryRow = deliveries.claimNewRow
 /** Records the outcome of the attempt this worker claimed; the delivery may stay pending. */
 export const recordAttempt = deliveries.record
 

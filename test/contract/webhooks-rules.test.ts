@@ -14,6 +14,7 @@ import {
 } from '../../shared/services/webhooks-service.ts'
 import { getEndpoint } from '../../shared/store/webhooks-store.ts'
 import { startReceiver } from '../helpers/receiver.ts'
+import { until } from '../helpers/until.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
 describe('Webhooks: endpoints and secrets', () => {
@@ -49,7 +50,35 @@ describe('Webhooks: at-least-once relay and worker', () => {
     const event = newEvent('course.published', { courseId: 'c1', title: 'T' }, new Date().toISOString())
     await Promise.all([fanOut(t.tenant, event), fanOut(t.tenant, event)])
     await fanOut(t.tenant, event)
+    // The row is written by the worker's first claim (decision 0015): wait for it, then for all
+    // five attempts, each one request, whichever of the three messages claimed the first.
+    await until(
+      () => listDeliveries(t.tenant, {}),
+      (rows) => rows.some((d) => d.status === 'failed'),
+    )
+    const rows = await listDeliveries(t.tenant, {})
+    expect(rows).toHaveLength(1)
+    expect(rows[0]?.attempts).toBe(5)
+    expect(r.requests).toHaveLength(5)
+    await r.close()
+  })
+
+  it('writes a delivery too large for its message before queuing it, and delivers it like any other', async () => {
+    const t = await newTenant()
+    const r = await startReceiver()
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['course.published'])
+    const title = 'x'.repeat(70_000)
+    const event = newEvent('course.published', { courseId: 'c1', title }, new Date().toISOString())
+    await fanOut(t.tenant, event)
+    // Written by the relay itself: there before any worker has run.
     expect(await listDeliveries(t.tenant, {})).toHaveLength(1)
+    await r.waitFor(1)
+    const [d] = await until(
+      () => listDeliveries(t.tenant, {}),
+      (rows) => rows[0]?.status === 'delivered',
+    )
+    expect(d).toMatchObject({ status: 'delivered', attempts: 1 })
+    expect(JSON.parse(r.requests[0]?.raw.toString('utf8') ?? '{}')).toMatchObject({ data: { title } })
     await r.close()
   })
 

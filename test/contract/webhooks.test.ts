@@ -126,9 +126,10 @@ describe('Webhooks: delivery', () => {
     await deleteEndpoint(t.tenant, endpoint.id)
     const u = await createUser(t)
     await t.api.delete(`/api/v1/users/${u.id}`)
-    // Barrier: every event is relayed, so every delivery it will ever make exists by now.
+    // Barrier: every event is relayed, and each says how many deliveries its fan-out queued.
     const relayed = await untilAllRelayed(t.tenant)
     expect(relayed.map((e) => e.event)).toContain('user.deactivated')
+    expect(relayed.map((e) => e.deliveries)).toEqual(relayed.map(() => 0))
     expect(await listDeliveries(t.tenant, {})).toHaveLength(0)
     expect(r.requests).toHaveLength(0)
   })
@@ -325,8 +326,9 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
     const { createUser: create } = await import('../../shared/services/users-service.ts')
     const { operator } = await import('../../shared/domain/actor.ts')
     await create({ ...t.tenant, plan: 'starter' }, { ...userBody(), role: 'learner' }, operator)
-    // Barrier: relayed while on starter, so every delivery it will ever make exists by now.
-    await untilAllRelayed(t.tenant)
+    // Barrier: relayed while on starter, and each event says how many deliveries it queued.
+    const relayed = await untilAllRelayed(t.tenant)
+    expect(relayed.map((e) => e.deliveries)).toEqual(relayed.map(() => 0))
     expect(await listDeliveries(t.tenant, {})).toHaveLength(0)
     expect(r.requests).toHaveLength(0)
     await updateTenant(t.slug, { plan: 'growth' })

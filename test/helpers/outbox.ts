@@ -1,7 +1,8 @@
 /**
  * The positive barrier for "this change sends nothing": the relay hands an outbox event on only
- * after its fan-out has written every webhook delivery and record-store statement it makes, so once
- * an event is relayed, what it will ever send is already in the delivery logs.
+ * after its fan-out has written every record-store statement it makes and queued every webhook
+ * delivery (their rows are written by the worker's first claim: `deliveries` is how many it
+ * queued), so once an event is relayed, what it will ever send is known.
  */
 import type { TenantContext } from '../../shared/domain/tenants/tenant.ts'
 import { queryAll } from '../../shared/store/db.ts'
@@ -13,6 +14,8 @@ export interface OutboxEventState {
   readonly event: string
   readonly data: Record<string, unknown>
   readonly relayed: boolean
+  /** How many webhook deliveries the relay queued for it (once relayed). */
+  readonly deliveries: number | undefined
 }
 
 async function outboxEvents(tenant: TenantContext): Promise<OutboxEventState[]> {
@@ -28,6 +31,7 @@ async function outboxEvents(tenant: TenantContext): Promise<OutboxEventState[]> 
       event: i.event as string,
       data: i.data as Record<string, unknown>,
       relayed: i.relayed_at !== undefined,
+      deliveries: typeof i.relayed_deliveries === 'number' ? i.relayed_deliveries : undefined,
     }))
 }
 

@@ -107,6 +107,29 @@ describe('Webhook delivery params (the delivery log)', () => {
     )
   })
 
+  it('claims attempt 1 of a delivery sent in its message by writing the whole row, new or claimable', () => {
+    // Act
+    const p = deliveries.params.claimNew(tenant, delivery, at)
+
+    // Assess
+    const expired = new Date(Date.parse(at) - CLAIM_LEASE_MS).toISOString()
+    expect(p.Key).toEqual({ pk: 'T#t1', sk: 'WHDELIVERY#d1' })
+    const update = rendered(p.UpdateExpression, p) ?? ''
+    expect(update).toContain(`payload = ${JSON.stringify(delivery.payload)}`)
+    expect(update).toContain(`envelope_id = "${delivery.envelopeId}"`)
+    for (const set of [
+      'attempts = 1',
+      'attempt_state = "claimed"',
+      `claimed_at = "${at}"`,
+      'status = "pending"',
+    ]) {
+      expect(update).toContain(set)
+    }
+    expect(rendered(p.ConditionExpression, p)).toBe(
+      `(attribute_not_exists(pk)) OR ((status = "pending") AND ((attempts = 0) OR ((attempts = 1) AND (attempt_state = "claimed") AND (claimed_at < "${expired}"))))`,
+    )
+  })
+
   it('records the outcome of the claimed attempt, the response body with it', () => {
     // Act
     const p = deliveries.params.record(
