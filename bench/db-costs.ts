@@ -5,7 +5,6 @@
  * no tenant unless the cache expired.
  */
 import type { User } from '../shared/domain/users/user.ts'
-import { dynamo } from '../shared/store/clients.ts'
 import type { DbCall } from '../shared/store/metrics.ts'
 import type { SeededTenant } from './seed.ts'
 import { envelopeOf, expectOk, invoke, type ApiRequest, type LambdaHandler } from './invoke.ts'
@@ -60,7 +59,7 @@ const sum = (calls: readonly DbCall[]) => ({
 })
 
 export async function runScenarios(handler: LambdaHandler, seeded: SeededTenant): Promise<ScenarioResult[]> {
-  installSdkProbe(dynamo)
+  installSdkProbe()
   const byId = seeded.users[Math.floor(seeded.users.length / 2)]
   if (!byId) throw new Error('no users seeded')
   const all = (): boolean => true

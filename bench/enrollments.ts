@@ -9,7 +9,7 @@
 import type { User } from '../shared/domain/users/user.ts'
 import { ROWS_PER_TRANSACTION } from '../shared/services/enrollment-engine.ts'
 import { recordActivity } from '../shared/services/learner-service.ts'
-import { dynamo, tableName } from '../shared/store/clients.ts'
+import { dynamo, tableName } from '../local/sdk-clients.ts'
 import { runWithDbMetrics } from '../shared/store/metrics.ts'
 import { summarizeCalls, type CallSummary, type Cost } from './call-summary.ts'
 import { mapLimit, publishedCourses, type CourseFixture } from './course-fixtures.ts'
@@ -219,7 +219,7 @@ export async function runEnrollments(
   seeded: SeededTenant,
 ): Promise<EnrollmentsResult> {
   const started = performance.now()
-  installSdkProbe(dynamo)
+  installSdkProbe()
   const { tenant } = seeded
   const active = pickActiveUsers(seeded.users, 2 * BULK_ROWS + 1)
   const oneCourseUsers = active.slice(0, BULK_ROWS)

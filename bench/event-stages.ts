@@ -1,9 +1,10 @@
 /**
  * Where an event's time goes between its write and its receiver, for `bench/events.ts`: each stage
- * is stamped per delivery from the product's own SDK calls (the bench's middleware, never a
- * production log), so the bench shows which wait makes the latency: the stream poll, the relay's
+ * is stamped per delivery from the product's own DynamoDB calls (the bench's wrapper on its sender,
+ * never a production log), so the bench shows which wait makes the latency: the stream poll, the relay's
  * batch, the queue or the worker.
  */
+import { dynamoDbWrappers } from '../shared/aws/dynamodb-call.ts'
 
 /** The stamps of one delivery, in ms since the epoch. */
 interface Stamps {
@@ -37,15 +38,6 @@ export interface StageSummary {
   readonly n: number
 }
 
-type Middleware = (
-  next: (args: { input: unknown }) => Promise<unknown>,
-  context: { commandName?: string },
-) => (args: { input: unknown }) => Promise<unknown>
-
-interface Instrumentable {
-  middlewareStack: { add: (...args: never[]) => void }
-}
-
 const DELIVERY = /WHDELIVERY#([0-9a-f-]{36})/
 const OUTBOX_EVENT = /OUTBOX#[^"#]*#([0-9a-f-]{36})/g
 
@@ -60,25 +52,17 @@ export function stageTracer(deliveryIdOf: (eventId: string) => string) {
     byDelivery.set(deliveryId, s)
   }
 
-  const add = (client: Instrumentable, name: string, mw: Middleware) =>
-    (client.middlewareStack.add as unknown as (m: Middleware, o: { step: string; name: string }) => void)(
-      mw,
-      { step: 'initialize', name },
-    )
-
   return {
     /** Stamps the worker's claim and the marking of events relayed. */
-    watchDynamo(client: Instrumentable): void {
-      add(client, 'benchStages', (next, context) => async (args) => {
-        const op = context.commandName
-        const text = JSON.stringify(args.input)
+    watchDynamo(): void {
+      dynamoDbWrappers.push((next) => async (op, input) => {
+        const text = JSON.stringify(input)
         const started = Date.now()
-        const out = await next(args)
+        const out = await next(op, input)
         const delivery = DELIVERY.exec(text)?.[1]
-        if ((op === 'UpdateCommand' || op === 'UpdateItemCommand') && delivery)
-          stamp(delivery, 'claimed', started)
+        if (op === 'UpdateItem' && delivery) stamp(delivery, 'claimed', started)
         // The bench's own event writes are transactions too, of puts: only updates mark an event.
-        if (op?.startsWith('Update') || (op?.startsWith('Transact') && text.includes('"Update":'))) {
+        if (op === 'UpdateItem' || (op === 'TransactWriteItems' && text.includes('"Update":'))) {
           for (const m of text.matchAll(OUTBOX_EVENT)) if (m[1]) stamp(deliveryIdOf(m[1]), 'marked')
         }
         return out

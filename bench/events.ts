@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
+import { dynamoDbWrappers } from '../shared/aws/dynamodb-call.ts'
 import { BENCH_REGION, BENCH_TABLE, startBenchStores } from './bench-stores.ts'
 import { stageTracer, type StageSummary } from './event-stages.ts'
 import { cpuSince } from './process-cpu.ts'
@@ -64,30 +65,13 @@ interface Counter {
   checkpoints: number
 }
 
-function count(
-  client: { middlewareStack: { add: (...args: never[]) => void } },
-  counter: Counter,
-  checkpointPk?: string,
-): void {
-  const add = client.middlewareStack.add as unknown as (
-    mw: (
-      next: (args: unknown) => Promise<unknown>,
-      context: { commandName?: string },
-    ) => (args: unknown) => Promise<unknown>,
-    options: { step: string; name: string },
-  ) => void
-  add(
-    (next, context) => async (args) => {
-      const op = (context.commandName ?? 'Unknown').replace(/Command$/, '')
-      // The document client's commands may reach this step marshalled or not.
-      const pk = (args as { input?: { Item?: { pk?: unknown } } }).input?.Item?.pk
-      const key = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S
-      if (op === 'PutItem' && checkpointPk !== undefined && key === checkpointPk) counter.checkpoints += 1
-      else counter.byOp.set(op, (counter.byOp.get(op) ?? 0) + 1)
-      return next(args)
-    },
-    { step: 'initialize', name: 'benchCounter' },
-  )
+function count(counter: Counter, checkpointPk?: string): void {
+  dynamoDbWrappers.push((next) => async (op, input) => {
+    const pk = (input as { Item?: { pk?: { S?: string } } }).Item?.pk?.S
+    if (op === 'PutItem' && checkpointPk !== undefined && pk === checkpointPk) counter.checkpoints += 1
+    else counter.byOp.set(op, (counter.byOp.get(op) ?? 0) + 1)
+    return next(op, input)
+  })
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -118,7 +102,6 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
 
-  const { dynamo } = await import('../shared/store/clients.ts')
   const { queueObservers } = await import('../shared/queue/sqs.ts')
   const { createTenant } = await import('../shared/services/tenants-service.ts')
   const { createEndpoint } = await import('../shared/services/webhooks-service.ts')
@@ -132,9 +115,9 @@ async function main(): Promise<void> {
   const db: Counter = { byOp: new Map(), checkpoints: 0 }
   const queue: Counter = { byOp: new Map(), checkpoints: 0 }
   const { keys } = await import('../shared/store/keys.ts')
-  count(dynamo as never, db, keys.relayCheckpoint('').pk)
+  count(db, keys.relayCheckpoint('').pk)
   queueObservers.beforeSend.add(() => queue.byOp.set('SendMessage', (queue.byOp.get('SendMessage') ?? 0) + 1))
-  stages.watchDynamo(dynamo as never)
+  stages.watchDynamo()
   queueObservers.sent.add((m) => stages.queued(m.body))
   const workers = startWorkers({ stores, region: BENCH_REGION, tableName: BENCH_TABLE, relay: true })
 

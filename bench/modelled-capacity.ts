@@ -1,7 +1,7 @@
 /**
  * Write capacity as AWS bills it, computed from the items themselves, because DynamoDB Local
  * under-reports transactions (it adds up a transaction's DISTINCT per-item capacity records; see
- * local-capacity.ts). Inside a probe every write the product's client sends is wrapped: the items it
+ * local-capacity.ts). Inside a probe every write the product's sender makes is wrapped: the items it
  * touches are read (strongly consistent, by a client of its own that nothing records) before and
  * after the write, and the write is priced by DynamoDB's published rules:
  *
@@ -23,6 +23,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { DynamoDBClient, GetItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb'
+import { dynamoDbWrappers } from '../shared/aws/dynamodb-call.ts'
 import { tableSchema } from '../shared/store/table-schema.ts'
 
 type Image = Record<string, AttributeValue>
@@ -44,7 +45,7 @@ export interface ModelledTotals {
 }
 
 const scope = new AsyncLocalStorage<ModelledWrite[]>()
-const installed = new WeakSet<DynamoDBClient>()
+let installed = false
 
 function utf8(s: string): number {
   return Buffer.byteLength(s, 'utf8')
@@ -171,9 +172,9 @@ function touchedBy(op: string, input: Record<string, unknown>): Touched[] {
 }
 
 /** Adds the model to the client's middleware stack, once; outside a probe it prices nothing. */
-export function installCapacityModel(client: DynamoDBClient, endpoint: string, table: string): void {
-  if (installed.has(client)) return
-  installed.add(client)
+export function installCapacityModel(endpoint: string, table: string): void {
+  if (installed) return
+  installed = true
   const reader = new DynamoDBClient({
     endpoint,
     region: process.env.AWS_REGION ?? 'us-east-1',
@@ -181,35 +182,31 @@ export function installCapacityModel(client: DynamoDBClient, endpoint: string, t
   })
   const read = async (key: Image): Promise<Image | undefined> =>
     (await reader.send(new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const writes = scope.getStore()
-      const op = (context.commandName ?? '').replace(/Command$/, '')
-      const touched = writes ? touchedBy(op, args.input as Record<string, unknown>) : []
-      if (!writes || touched.length === 0) return next(args)
-      const before = await Promise.all(touched.map((t) => read(t.key)))
-      const out = await next(args)
-      const after = await Promise.all(touched.map((t) => read(t.key)))
-      let tableWcu = 0
-      const indexWcu: Record<string, number> = {}
-      touched.forEach((t, i) => {
-        const b = before[i]
-        const a = after[i]
-        if (t.check) {
-          tableWcu += tableWrite(b, b, true)
-          return
-        }
-        if (!b && !a) return
-        tableWcu += tableWrite(b, a, t.transactional)
-        for (const [name, wcu] of Object.entries(indexWrites(b, a)))
-          indexWcu[name] = (indexWcu[name] ?? 0) + wcu
-      })
-      const idx = Object.values(indexWcu).reduce((x, y) => x + y, 0)
-      writes.push({ op, tableWcu, indexWcu, wcu: tableWcu + idx })
-      return out
-    },
-    { step: 'build', name: 'benchCapacityModel' },
-  )
+  dynamoDbWrappers.push((next) => async (op, input) => {
+    const writes = scope.getStore()
+    const touched = writes ? touchedBy(op, input as Record<string, unknown>) : []
+    if (!writes || touched.length === 0) return next(op, input)
+    const before = await Promise.all(touched.map((t) => read(t.key)))
+    const out = await next(op, input)
+    const after = await Promise.all(touched.map((t) => read(t.key)))
+    let tableWcu = 0
+    const indexWcu: Record<string, number> = {}
+    touched.forEach((t, i) => {
+      const b = before[i]
+      const a = after[i]
+      if (t.check) {
+        tableWcu += tableWrite(b, b, true)
+        return
+      }
+      if (!b && !a) return
+      tableWcu += tableWrite(b, a, t.transactional)
+      for (const [name, wcu] of Object.entries(indexWrites(b, a)))
+        indexWcu[name] = (indexWcu[name] ?? 0) + wcu
+    })
+    const idx = Object.values(indexWcu).reduce((x, y) => x + y, 0)
+    writes.push({ op, tableWcu, indexWcu, wcu: tableWcu + idx })
+    return out
+  })
 }
 
 /** Runs fn and prices every write it sends through an installed client. */

@@ -6,7 +6,6 @@
 import { handler } from '../functions/reports/handler.ts'
 import type { Enrollment } from '../shared/domain/enrollments/enrollment.ts'
 import { createApiKey, createTenant } from '../shared/services/tenants-service.ts'
-import { dynamo } from '../shared/store/clients.ts'
 import { seedEnrollments } from '../shared/store/enrollments-seed.ts'
 import { runWithDbMetrics, summarize } from '../shared/store/metrics.ts'
 import { seedUsers } from '../shared/store/users-store.ts'
@@ -148,7 +147,7 @@ export async function runReportsBench(o: ReportsBenchOptions): Promise<ReportsBe
     ],
     ['completions: sort by score', '/api/v1/reports/completions?sort_by=score'],
   ]
-  installSdkProbe(dynamo)
+  installSdkProbe()
   const base = { method: 'GET', host: `${tenant.slug}.${config.serviceHost}`, apiKey: key } as const
   // Warms the handler's modules and the tenant cache; not counted.
   const warm: ApiRequest = { ...base, url: '/api/v1/reports/courses/performance?per_page=1' }

@@ -1,10 +1,11 @@
 /**
- * Every HTTP attempt the DynamoDB client sends inside a probe, successful or not. The product's
- * metrics record a call only once it succeeds, so a transaction cancelled for a conflict and sent
- * again, or an SDK retry, shows here and not there: the difference is work the metrics do not see.
+ * Every call the product's DynamoDB sender makes inside a probe, successful or not (its retries of
+ * a throttled or unanswered attempt together, as one). The product's metrics record a call only
+ * once it succeeds, so a transaction cancelled for a conflict and sent again shows here and not
+ * there: the difference is work the metrics do not see.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { dynamoDbWrappers } from '../shared/aws/dynamodb-call.ts'
 
 export interface SdkAttempt {
   readonly op: string
@@ -18,7 +19,7 @@ export interface SdkAttempt {
 }
 
 const scope = new AsyncLocalStorage<SdkAttempt[]>()
-const installed = new WeakSet<DynamoDBClient>()
+let installed = false
 
 function outcomeOf(err: unknown): string {
   if (!(err instanceof Error)) return 'error'
@@ -27,33 +28,27 @@ function outcomeOf(err: unknown): string {
   return codes.length ? `${err.name}(${codes.join(',')})` : err.name
 }
 
-/** Adds the probe to the client's middleware stack, once; outside a probe it records nothing. */
-export function installSdkProbe(client: DynamoDBClient): void {
-  if (installed.has(client)) return
-  installed.add(client)
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const attempts = scope.getStore()
-      const op = (context.commandName ?? 'Unknown').replace(/Command$/, '')
-      const input = args.input as { TransactItems?: unknown[] } | undefined
-      const items = input?.TransactItems?.length
-      const startMs = performance.now()
-      const record = (outcome: string) => {
-        const timed = { op, outcome, startMs, endMs: performance.now() }
-        attempts?.push(items === undefined ? timed : { ...timed, items })
-      }
-      try {
-        const out = await next(args)
-        record('ok')
-        return out
-      } catch (err) {
-        record(outcomeOf(err))
-        throw err
-      }
-    },
-    // Below the retry middleware (finalizeRequest, high): one record per attempt on the wire.
-    { step: 'finalizeRequest', priority: 'low', name: 'lmsBenchSdkProbe' },
-  )
+/** Wraps the product's DynamoDB calls with the probe, once; outside a probe it records nothing. */
+export function installSdkProbe(): void {
+  if (installed) return
+  installed = true
+  dynamoDbWrappers.push((next) => async (op, input) => {
+    const attempts = scope.getStore()
+    const items = (input as { TransactItems?: unknown[] }).TransactItems?.length
+    const startMs = performance.now()
+    const record = (outcome: string) => {
+      const timed = { op, outcome, startMs, endMs: performance.now() }
+      attempts?.push(items === undefined ? timed : { ...timed, items })
+    }
+    try {
+      const out = await next(op, input)
+      record('ok')
+      return out
+    } catch (err) {
+      record(outcomeOf(err))
+      throw err
+    }
+  })
 }
 
 /**

@@ -28,6 +28,29 @@ export type AwsJsonOperation =
   | { readonly signingName: string; readonly jsonVersion: '1.0' | '1.1'; readonly target: string }
   | { readonly signingName: string; readonly path: string; readonly name: string }
 
+/** How a service's calls are retried and refused, where it differs from the defaults. */
+export interface CallPolicy {
+  /** Attempts in all (default 3). */
+  readonly attempts?: number
+  /** Each attempt's time limit (default 5 s); null for none, as the SDK's DynamoDB client has none. */
+  readonly attemptTimeoutMs?: number | null
+  /** Error types retried besides any 5xx and 429 (default: the SDK's throttling codes). */
+  readonly retryableTypes?: ReadonlySet<string>
+  /**
+   * The error of a refused call, for services whose callers read more of the refusal than its type
+   * (DynamoDB's cancellation reasons). Default: an AwsCallError that holds no part of the answer.
+   */
+  readonly refusal?: (refused: Refusal) => AwsCallError
+}
+
+/** A refused call as the service answered it. */
+export interface Refusal {
+  readonly message: string
+  readonly retryable: boolean
+  readonly errorType: string
+  readonly payload: Readonly<Record<string, unknown>>
+}
+
 const ATTEMPTS = 3
 const ATTEMPT_TIMEOUT_MS = 5_000
 /** Error types worth another attempt besides any 5xx and 429: the SDK's throttling codes. */
@@ -64,16 +87,35 @@ const errorTypeOf = (header: string | null, body: { __type?: unknown }): string 
     ?.split('#')
     .pop() ?? 'UnknownError'
 
-async function attempt(service: AwsJsonService, op: AwsJsonOperation, body: string): Promise<unknown> {
+/** One signer per service and signing name: it caches the day's signing key between calls. */
+const signers = new WeakMap<AwsJsonService, Map<string, SignatureV4>>()
+
+function signerFor(service: AwsJsonService, signingName: string): SignatureV4 {
+  let byName = signers.get(service)
+  if (!byName) signers.set(service, (byName = new Map()))
+  let signer = byName.get(signingName)
+  if (!signer) {
+    signer = new SignatureV4({
+      service: signingName,
+      region: service.region,
+      credentials: service.credentials,
+      sha256: Sha256,
+    })
+    byName.set(signingName, signer)
+  }
+  return signer
+}
+
+async function attempt(
+  service: AwsJsonService,
+  op: AwsJsonOperation,
+  body: string,
+  policy: CallPolicy,
+): Promise<unknown> {
   const url = new URL(service.endpoint)
   const path = 'path' in op ? op.path : '/'
   const name = 'target' in op ? (op.target.split('.').pop() ?? op.target) : op.name
-  const signer = new SignatureV4({
-    service: op.signingName,
-    region: service.region,
-    credentials: service.credentials,
-    sha256: Sha256,
-  })
+  const signer = signerFor(service, op.signingName)
   const signed = await signer.sign({
     method: 'POST',
     protocol: url.protocol,
@@ -96,7 +138,9 @@ async function attempt(service: AwsJsonService, op: AwsJsonOperation, body: stri
       method: 'POST',
       headers: signed.headers,
       body,
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      ...(policy.attemptTimeoutMs === null
+        ? {}
+        : { signal: AbortSignal.timeout(policy.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS) }),
     })
   } catch (err) {
     throw new AwsCallError(`${name}: no answer from ${op.signingName}`, true, 'NoAnswer', { cause: err })
@@ -104,11 +148,13 @@ async function attempt(service: AwsJsonService, op: AwsJsonOperation, body: stri
   const payload = (await res.json().catch(() => ({}))) as { __type?: unknown }
   if (res.ok) return payload
   const type = errorTypeOf(res.headers.get('x-amzn-errortype'), payload)
-  throw new AwsCallError(
-    `${name} refused: ${res.status} ${type}`,
-    res.status >= 500 || res.status === 429 || RETRYABLE.has(type),
-    type,
-  )
+  const refused: Refusal = {
+    message: `${name} refused: ${res.status} ${type}`,
+    retryable: res.status >= 500 || res.status === 429 || (policy.retryableTypes ?? RETRYABLE).has(type),
+    errorType: type,
+    payload,
+  }
+  throw policy.refusal ? policy.refusal(refused) : new AwsCallError(refused.message, refused.retryable, type)
 }
 
 /**
@@ -118,14 +164,15 @@ async function attempt(service: AwsJsonService, op: AwsJsonOperation, body: stri
 export async function callAwsJson(
   service: AwsJsonService,
   op: AwsJsonOperation,
-  input: Record<string, unknown>,
+  input: Readonly<Record<string, unknown>>,
+  policy: CallPolicy = {},
 ): Promise<unknown> {
   const body = JSON.stringify(input)
   for (let n = 1; ; n++) {
     try {
-      return await attempt(service, op, body)
+      return await attempt(service, op, body, policy)
     } catch (err) {
-      if (!(err instanceof AwsCallError) || !err.retryable || n >= ATTEMPTS) throw err
+      if (!(err instanceof AwsCallError) || !err.retryable || n >= (policy.attempts ?? ATTEMPTS)) throw err
       await new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** n))
     }
   }

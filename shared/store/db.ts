@@ -3,36 +3,23 @@
  * records it, and maps throttling to a retryable domain error. Store modules build params; this
  * module sends them.
  */
-import {
-  QueryCommand as RawQueryCommand,
-  TransactionCanceledException,
-  type AttributeValue,
-  type CancellationReason,
-  type ConditionalCheckFailedException,
-} from '@aws-sdk/client-dynamodb'
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb'
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type BatchGetCommandOutput,
-  type BatchWriteCommandInput,
-  type BatchWriteCommandOutput,
-  type DeleteCommandInput,
-  type GetCommandInput,
-  type PutCommandInput,
-  type QueryCommandInput,
-  type QueryCommandOutput,
-  type TransactWriteCommandInput,
-  type UpdateCommandInput,
+import type {
+  BatchGetCommandOutput,
+  BatchWriteCommandInput,
+  BatchWriteCommandOutput,
+  DeleteCommandInput,
+  GetCommandInput,
+  PutCommandInput,
+  QueryCommandInput,
+  QueryCommandOutput,
+  TransactWriteCommandInput,
+  UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb'
+import { fromAttributeMap, toAttributeMap, type AttributeMap } from '../aws/attribute-values.ts'
+import type { CancellationReason } from '../aws/dynamodb-call.ts'
 import { ServiceUnavailableError } from '../domain/errors.ts'
-import { doc, dynamo, tableName } from './clients.ts'
+import { tableName } from './clients.ts'
+import { documents, queryAttributeValues } from './documents.ts'
 import type { Key } from './keys.ts'
 import { recordDbCall } from './metrics.ts'
 
@@ -54,9 +41,12 @@ function mapInfrastructureError(err: unknown): never {
 
 export async function getItem(key: Key, options: WithoutTable<Omit<GetCommandInput, 'Key'>> = {}) {
   try {
-    const out = await doc.send(
-      new GetCommand({ TableName: tableName, Key: key, ReturnConsumedCapacity: 'TOTAL', ...options }),
-    )
+    const out = await documents.send('GetItem', {
+      TableName: tableName,
+      Key: key,
+      ReturnConsumedCapacity: 'TOTAL',
+      ...options,
+    })
     recordDbCall('GetItem', out.ConsumedCapacity)
     return out.Item
   } catch (err) {
@@ -64,11 +54,15 @@ export async function getItem(key: Key, options: WithoutTable<Omit<GetCommandInp
   }
 }
 
-export async function query(input: WithoutTable<QueryCommandInput>): Promise<QueryCommandOutput> {
+export type QueryOutput = Omit<QueryCommandOutput, '$metadata'>
+
+export async function query(input: WithoutTable<QueryCommandInput>): Promise<QueryOutput> {
   try {
-    const out = await doc.send(
-      new QueryCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
-    )
+    const out = await documents.send('Query', {
+      TableName: tableName,
+      ReturnConsumedCapacity: 'TOTAL',
+      ...input,
+    })
     recordDbCall('Query', out.ConsumedCapacity)
     return out
   } catch (err) {
@@ -78,30 +72,28 @@ export async function query(input: WithoutTable<QueryCommandInput>): Promise<Que
 
 /** A page of a Query as DynamoDB sends it: items and cursor in AttributeValue form. */
 export interface RawPage {
-  readonly items: Record<string, AttributeValue>[]
-  readonly next: Record<string, AttributeValue> | undefined
+  readonly items: AttributeMap[]
+  readonly next: AttributeMap | undefined
 }
 
 /**
- * A Query whose items are left in DynamoDB's AttributeValue form (no document-client unmarshall),
+ * A Query whose items are left in DynamoDB's AttributeValue form (left untranslated),
  * for the few long reads whose decoder reads the attributes directly (store/export-row-items.ts).
  * `start` is the previous page's `next`, passed back as it came.
  */
 export async function queryRaw(
   input: WithoutTable<Omit<QueryCommandInput, 'ExclusiveStartKey'>>,
-  start?: Record<string, AttributeValue>,
+  start?: AttributeMap,
 ): Promise<RawPage> {
   const { ExpressionAttributeValues: values, ...rest } = input
   try {
-    const out = await dynamo.send(
-      new RawQueryCommand({
-        TableName: tableName,
-        ReturnConsumedCapacity: 'TOTAL',
-        ...rest,
-        ...(values ? { ExpressionAttributeValues: marshall(values, { removeUndefinedValues: true }) } : {}),
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    )
+    const out = await queryAttributeValues({
+      TableName: tableName,
+      ReturnConsumedCapacity: 'TOTAL',
+      ...rest,
+      ...(values ? { ExpressionAttributeValues: toAttributeMap(values) } : {}),
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    })
     recordDbCall('Query', out.ConsumedCapacity)
     return { items: out.Items ?? [], next: out.LastEvaluatedKey }
   } catch (err) {
@@ -139,9 +131,11 @@ export async function queryCount(input: WithoutTable<QueryCommandInput>): Promis
 
 export async function putItem(input: WithoutTable<PutCommandInput>): Promise<void> {
   try {
-    const out = await doc.send(
-      new PutCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
-    )
+    const out = await documents.send('PutItem', {
+      TableName: tableName,
+      ReturnConsumedCapacity: 'TOTAL',
+      ...input,
+    })
     recordDbCall('PutItem', out.ConsumedCapacity)
   } catch (err) {
     mapInfrastructureError(err)
@@ -151,9 +145,11 @@ export async function putItem(input: WithoutTable<PutCommandInput>): Promise<voi
 /** @returns the deleted item's attributes when `ReturnValues: 'ALL_OLD'` asked for them. */
 export async function deleteItem(input: WithoutTable<DeleteCommandInput>): Promise<Item | undefined> {
   try {
-    const out = await doc.send(
-      new DeleteCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
-    )
+    const out = await documents.send('DeleteItem', {
+      TableName: tableName,
+      ReturnConsumedCapacity: 'TOTAL',
+      ...input,
+    })
     recordDbCall('DeleteItem', out.ConsumedCapacity)
     return out.Attributes
   } catch (err) {
@@ -163,9 +159,11 @@ export async function deleteItem(input: WithoutTable<DeleteCommandInput>): Promi
 
 export async function updateItem(input: WithoutTable<UpdateCommandInput>): Promise<Item | undefined> {
   try {
-    const out = await doc.send(
-      new UpdateCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
-    )
+    const out = await documents.send('UpdateItem', {
+      TableName: tableName,
+      ReturnConsumedCapacity: 'TOTAL',
+      ...input,
+    })
     recordDbCall('UpdateItem', out.ConsumedCapacity)
     return out.Attributes
   } catch (err) {
@@ -183,22 +181,20 @@ export type UpdateOutcome = { readonly updated: Item } | { readonly refused: Ite
  */
 export async function updateOrCurrent(input: WithoutTable<UpdateCommandInput>): Promise<UpdateOutcome> {
   try {
-    const out = await doc.send(
-      new UpdateCommand({
-        TableName: tableName,
-        ReturnConsumedCapacity: 'TOTAL',
-        ...input,
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    )
+    const out = await documents.send('UpdateItem', {
+      TableName: tableName,
+      ReturnConsumedCapacity: 'TOTAL',
+      ...input,
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    })
     recordDbCall('UpdateItem', out.ConsumedCapacity)
     return { updated: out.Attributes ?? {} }
   } catch (err) {
-    // The document client translates outputs only: the refused item comes as attribute values.
+    // Refusals are not translated: the refused item comes as attribute values.
     if (isConditionalCheckFailed(err)) {
-      const item = (err as ConditionalCheckFailedException).Item
-      return { refused: item && unmarshall(item) }
+      const item = (err as { Item?: AttributeMap }).Item
+      return { refused: item && fromAttributeMap(item) }
     }
     return mapInfrastructureError(err)
   }
@@ -249,11 +245,14 @@ export async function transact(items: TransactItem[]): Promise<void> {
   const TransactItems = items.map((item) => withTable(item))
   for (let attempt = 0; ; attempt++) {
     try {
-      const out = await doc.send(new TransactWriteCommand({ TransactItems, ReturnConsumedCapacity: 'TOTAL' }))
+      const out = await documents.send('TransactWriteItems', {
+        TransactItems,
+        ReturnConsumedCapacity: 'TOTAL',
+      })
       recordDbCall('TransactWriteItems', out.ConsumedCapacity)
       return
     } catch (err) {
-      if (!(err instanceof TransactionCanceledException)) return mapInfrastructureError(err)
+      if (!isTransactionCanceled(err)) return mapInfrastructureError(err)
       const reasons = err.CancellationReasons ?? []
       if (reasons.some((r) => r.Code === 'ConditionalCheckFailed'))
         throw new TransactionConditionFailed(reasons)
@@ -293,18 +292,16 @@ export async function batchGet(
       .map((k) => ({ ...k }))
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       try {
-        const res: BatchGetCommandOutput = await doc.send(
-          new BatchGetCommand({
-            RequestItems: {
-              [tableName]: {
-                Keys: pending,
-                ...(projection ? { ProjectionExpression: projection } : {}),
-                ...(names ? { ExpressionAttributeNames: names } : {}),
-              },
+        const res: Omit<BatchGetCommandOutput, '$metadata'> = await documents.send('BatchGetItem', {
+          RequestItems: {
+            [tableName]: {
+              Keys: pending,
+              ...(projection ? { ProjectionExpression: projection } : {}),
+              ...(names ? { ExpressionAttributeNames: names } : {}),
             },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        )
+          },
+          ReturnConsumedCapacity: 'TOTAL',
+        })
         recordDbCall('BatchGetItem', res.ConsumedCapacity)
         out.push(...((res.Responses?.[tableName] ?? []) as Item[]))
         pending = res.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined
@@ -330,12 +327,10 @@ async function batchWrite(requests: WriteRequest[], concurrency: number): Promis
       for (let attempt = 0; pending && pending.length > 0; attempt++) {
         if (attempt > 0) await sleep(20 * 2 ** Math.min(attempt, 6))
         try {
-          const res: BatchWriteCommandOutput = await doc.send(
-            new BatchWriteCommand({
-              RequestItems: { [tableName]: pending },
-              ReturnConsumedCapacity: 'TOTAL',
-            }),
-          )
+          const res: Omit<BatchWriteCommandOutput, '$metadata'> = await documents.send('BatchWriteItem', {
+            RequestItems: { [tableName]: pending },
+            ReturnConsumedCapacity: 'TOTAL',
+          })
           recordDbCall('BatchWriteItem', res.ConsumedCapacity)
           pending = res.UnprocessedItems?.[tableName]
         } catch (err) {
@@ -361,6 +356,13 @@ export function batchPut(items: Item[], concurrency = 1): Promise<void> {
     items.map((Item) => ({ PutRequest: { Item } })),
     concurrency,
   )
+}
+
+/** A cancelled transaction, with DynamoDB's reason for each of its items. */
+function isTransactionCanceled(
+  err: unknown,
+): err is Error & { CancellationReasons?: readonly CancellationReason[] } {
+  return err instanceof Error && err.name === 'TransactionCanceledException'
 }
 
 /** A single-item write whose ConditionExpression did not hold. */

@@ -1,38 +1,28 @@
 /**
  * Attack: deactivate a user between the enrollment engine's read of that user and its write.
- * The race is made deterministic without timing and without a hook in product code: a middleware
- * on the SDK client (the seam every store call goes through) deactivates the user just before the
+ * The race is made deterministic without timing and without a hook in product code: a wrapper
+ * on the DynamoDB sender (the seam every store call goes through) deactivates the user just before the
  * enrollment's transaction is sent, i.e. after every read the decision was made on.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { RuleViolationError } from '../../shared/domain/errors.ts'
 import { bulkEnroll, createEnrollment, dropEnrollment } from '../../shared/services/enrollments-service.ts'
 import { deactivateUser } from '../../shared/services/users-service.ts'
-import { doc } from '../../shared/store/clients.ts'
 import { listUserEnrollments } from '../../shared/store/enrollments-list.ts'
 import { listOutboxEvents } from '../../shared/store/outbox-store.ts'
+import { beforeNextTransaction as beforeNext } from '../helpers/dynamodb-calls.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
-const MIDDLEWARE = 'deactivate-before-the-enrollment-write'
+let unwrap: (() => void) | undefined
 
-/** Runs `change` once, right before the next transaction leaves the client. */
+/** Runs `change` once, right before the next transaction leaves the sender. */
 function beforeNextTransaction(change: () => Promise<void>): void {
-  let armed = true
-  doc.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (armed && /TransactWrite/.test(context.commandName ?? '')) {
-        armed = false
-        await change()
-      }
-      return next(args)
-    },
-    { step: 'initialize', name: MIDDLEWARE },
-  )
+  unwrap = beforeNext(change)
 }
 
 afterEach(() => {
-  doc.middlewareStack.remove(MIDDLEWARE)
+  unwrap?.()
 })
 
 async function createdEvents(t: TestTenant) {

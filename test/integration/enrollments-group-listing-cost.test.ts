@@ -2,7 +2,7 @@
  * Attack: GET /enrollments?group_id= over a large group made one Query per member, all in flight
  * at once (305 DynamoDB calls for 300 members). The listing runs in process against the test
  * stack's DynamoDB so its cost can be read: calls from the per-request metrics recorder, calls in
- * flight from a middleware on the SDK client every store call goes through.
+ * flight from a wrapper on the DynamoDB sender every store call goes through.
  */
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -10,36 +10,31 @@ import type { Enrollment } from '../../shared/domain/enrollments/enrollment.ts'
 import type { User } from '../../shared/domain/users/user.ts'
 import { bulkEnroll, listEnrollments } from '../../shared/services/enrollments-service.ts'
 import { addMembers, createGroup } from '../../shared/services/groups-service.ts'
-import { doc } from '../../shared/store/clients.ts'
 import { runWithDbMetrics } from '../../shared/store/metrics.ts'
 import { seedUsers } from '../../shared/store/users-store.ts'
+import { wrapDynamoDbCalls } from '../helpers/dynamodb-calls.ts'
 import { course } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
-
-const MIDDLEWARE = 'count-calls-in-flight'
 
 /** Runs the listing, counting its DynamoDB calls and the most that were in flight at once. */
 async function measured<T>(fn: () => Promise<T>) {
   let inFlight = 0
   let maxInFlight = 0
-  doc.middlewareStack.add(
-    (next) => async (args) => {
-      inFlight += 1
-      maxInFlight = Math.max(maxInFlight, inFlight)
-      try {
-        return await next(args)
-      } finally {
-        inFlight -= 1
-      }
-    },
-    { step: 'initialize', name: MIDDLEWARE },
-  )
+  const unwrap = wrapDynamoDbCalls((next) => async (operation, input) => {
+    inFlight += 1
+    maxInFlight = Math.max(maxInFlight, inFlight)
+    try {
+      return await next(operation, input)
+    } finally {
+      inFlight -= 1
+    }
+  })
   try {
     const { metrics, done } = runWithDbMetrics(fn)
     const result = await done
     return { result, calls: metrics.calls.map((c) => c.op), maxInFlight }
   } finally {
-    doc.middlewareStack.remove(MIDDLEWARE)
+    unwrap()
   }
 }
 

@@ -3,13 +3,12 @@
  * container needs to learn that the window is full, nothing. This test process is such a fresh
  * container: it shares the store with the local gateway, which filled the window.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { handler } from '../../functions/users/handler.ts'
 import { httpEvent, lambdaContext } from '../../local/lambda-event.ts'
 import { generateKey } from '../../shared/domain/api-keys/key-format.ts'
 import { failedAuthPerIp } from '../../shared/routes.ts'
-import { doc } from '../../shared/store/clients.ts'
+import { documents } from '../../shared/store/documents.ts'
 import { call, ownAddress } from '../helpers/http.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
@@ -32,10 +31,11 @@ describe('Rule: a blocked address costs no key read, a valid request nothing mor
     // Prepare
     const t = await newTenant()
     const host = `${t.slug}.localhost`
-    const sent = vi.spyOn(doc, 'send')
+    const sent = vi.spyOn(documents, 'send')
     const keyReadCount = () =>
       sent.mock.calls.filter(
-        ([command]) => command instanceof GetCommand && String(command.input.Key?.pk).startsWith('APIKEY#'),
+        ([op, input]) =>
+          op === 'GetItem' && String((input as { Key?: { pk?: unknown } }).Key?.pk).startsWith('APIKEY#'),
       ).length
     /** One request to this container's users handler: its status and the key reads it made. */
     const inProcess = async (key: string, sourceIp: string) => {
@@ -52,8 +52,8 @@ describe('Rule: a blocked address costs no key read, a valid request nothing mor
       return { status: result.statusCode, keyReads: keyReadCount() - before }
     }
     const windowWrites = () =>
-      sent.mock.calls.filter(([command]) =>
-        String((command.input as { Key?: { pk?: unknown } }).Key?.pk).startsWith('RLIP#'),
+      sent.mock.calls.filter(([, input]) =>
+        String((input as { Key?: { pk?: unknown } }).Key?.pk).startsWith('RLIP#'),
       ).length
 
     // Act

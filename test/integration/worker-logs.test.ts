@@ -11,7 +11,7 @@ import { handler as webhookWorker } from '../../functions/workers/webhook-delive
 import { handler as xapiWorker } from '../../functions/workers/xapi-delivery/handler.ts'
 import { connect } from '../../shared/services/lrs-connection-service.ts'
 import { createEndpoint, getDeliveryView } from '../../shared/services/webhooks-service.ts'
-import { doc, tableName } from '../../shared/store/clients.ts'
+import { doc, tableName } from '../../local/sdk-clients.ts'
 import { keys, type Key } from '../../shared/store/keys.ts'
 import { insertDelivery } from '../../shared/store/webhooks-store.ts'
 import { getStatement, insertStatement } from '../../shared/store/xapi-store.ts'

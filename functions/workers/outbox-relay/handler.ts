@@ -6,9 +6,8 @@
  * failure the earliest failed record is reported, so the stream retries from there (and the
  * sweeper catches anything the stream never relays).
  */
-import type { AttributeValue } from '@aws-sdk/client-dynamodb'
-import { unmarshall } from '@aws-sdk/util-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
+import { fromAttributeMap, type AttributeMap } from '../../../shared/aws/attribute-values.ts'
 import { errorFields, log } from '../../../shared/log.ts'
 import { relayAll } from '../../../shared/services/relay-service.ts'
 import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox-store.ts'
@@ -21,7 +20,7 @@ function pendingOf(record: DynamoDBRecord): PendingEvent | undefined {
   // Only outbox events matter; everything else on the table's stream is passed over unread.
   if (record.eventName !== 'INSERT' || image?.type?.S !== 'event') return undefined
   try {
-    return toPendingEvent(unmarshall(image as Record<string, AttributeValue>))
+    return toPendingEvent(fromAttributeMap(image as AttributeMap))
   } catch (err) {
     log('error', 'unreadable outbox record skipped', {
       sequenceNumber: record.dynamodb?.SequenceNumber,

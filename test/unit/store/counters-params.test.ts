@@ -1,5 +1,3 @@
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb'
-import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import { cond } from '../../../shared/store/expression.ts'
@@ -12,6 +10,7 @@ import {
 } from '../../../shared/store/counters.ts'
 import { MalformedItem } from '../../../shared/store/store-errors.ts'
 import { readable } from '../../helpers/readable-expression.ts'
+import { fakeDocuments } from '../../helpers/fake-documents.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
 
@@ -45,13 +44,13 @@ describe('Functions: the counters item', () => {
 })
 
 describe('Function: getCounters', () => {
-  const ddb = mockClient(DynamoDBDocumentClient)
+  const ddb = fakeDocuments()
   afterAll(() => ddb.restore())
 
   it('reads every counter but the key, none for a tenant without the item, and refuses a counter that is not a number', async () => {
     // Prepare
     ddb
-      .on(GetCommand)
+      .on('GetItem')
       .resolvesOnce({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: 2, users_active: 1 } })
       .resolvesOnce({})
       .resolvesOnce({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: '2' } })

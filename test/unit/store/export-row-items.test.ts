@@ -45,7 +45,7 @@ function projected(
   const item: Record<string, unknown> = enrollmentItem(tenant, e)
   change(item)
   const wanted = Object.fromEntries(rowAttributes.filter((a) => a in item).map((a) => [a, item[a]]))
-  return marshall(wanted, { removeUndefinedValues: true })
+  return marshall(wanted, { removeUndefinedValues: true }) as RawItem
 }
 
 const row = (e: Enrollment) => ({

@@ -1,10 +1,9 @@
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb'
-import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, describe, expect, it } from 'vitest'
 import { outboxPut } from '../../../shared/store/outbox-items.ts'
 import { listPendingEvents, relayParams, toPendingEvent } from '../../../shared/store/outbox-store.ts'
 import { MalformedItem } from '../../../shared/store/store-errors.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
+import { fakeDocuments } from '../../helpers/fake-documents.ts'
 
 const tenant = { id: 't1', plan: 'growth' } as const
 const event = {
@@ -89,14 +88,14 @@ describe('Function: toPendingEvent', () => {
 })
 
 describe('Function: listPendingEvents', () => {
-  const ddb = mockClient(DynamoDBDocumentClient)
+  const ddb = fakeDocuments()
   afterAll(() => ddb.restore())
 
   it('hands an item it cannot read back as its error, next to the events it can', async () => {
     // Prepare
     const good = outboxPut(tenant, event).Put?.Item ?? {}
     const bad = { ...outboxPut(tenant, { ...event, id: 'ev2' }).Put?.Item, data: 'not a map' }
-    ddb.on(QueryCommand).resolves({ Items: [bad, good] })
+    ddb.on('Query').resolves({ Items: [bad, good] })
 
     // Act
     const { readable, unreadable } = await listPendingEvents('2026-03-02T00:00:00.000Z', 100)

@@ -1,13 +1,12 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb'
-import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
-import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { putItem } from '../../../shared/store/db.ts'
 import { commit, writeOrRefuse } from '../../../shared/store/transaction.ts'
 import { isRefused, WriteRefused } from '../../../shared/store/store-errors.ts'
 import { retryOnConflict } from '../../../shared/store/optimistic.ts'
+import { fakeDocuments } from '../../helpers/fake-documents.ts'
 
-const ddb = mockClient(DynamoDBDocumentClient)
+const ddb = fakeDocuments()
 const key = (sk: string) => ({ pk: 'T#1', sk })
 const put = (sk: string) => ({ Put: { Item: key(sk), ConditionExpression: 'attribute_not_exists(pk)' } })
 
@@ -26,7 +25,7 @@ describe('Function: commit', () => {
   it('names the refusals of the steps whose conditions failed, in step order', async () => {
     // Prepare
     ddb
-      .on(TransactWriteCommand)
+      .on('TransactWriteItems')
       .rejects(cancelled(['None', 'ConditionalCheckFailed', 'ConditionalCheckFailed']))
 
     // Act
@@ -46,13 +45,13 @@ describe('Function: commit', () => {
 
   it('sends the items with the table name, in order', async () => {
     // Prepare
-    ddb.on(TransactWriteCommand).resolves({})
+    ddb.on('TransactWriteItems').resolves({})
 
     // Act
     await commit([{ item: put('A') }, { item: put('B') }])
 
     // Assess
-    const sent = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? []
+    const sent = ddb.calls('TransactWriteItems')[0]?.TransactItems ?? []
     expect(sent.map((i) => i.Put?.Item?.sk)).toEqual(['A', 'B'])
     expect(sent.every((i) => typeof i.Put?.TableName === 'string')).toBe(true)
   })
@@ -69,7 +68,7 @@ describe('Function: commit', () => {
 
   it('sends nothing for no steps', async () => {
     await commit([])
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0)
+    expect(ddb.calls('TransactWriteItems')).toHaveLength(0)
   })
 })
 
@@ -154,7 +153,7 @@ describe('Function: writeOrRefuse', () => {
   it('names the refusal of a single write whose condition failed, and passes other errors through', async () => {
     // Prepare
     ddb
-      .on(PutCommand)
+      .on('PutItem')
       .rejectsOnce(
         new ConditionalCheckFailedException({ $metadata: {}, message: 'The conditional request failed' }),
       )
