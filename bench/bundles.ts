@@ -299,36 +299,59 @@ export async function measureBundles(
   }
 }
 
-/** The issue's bundle targets, one line each. */
+const isWorker = (b: BundleResult) => b.group.startsWith('workers/')
+
+/**
+ * The issue's bundle targets, one line each: route groups (plans and docs among them) within their
+ * size and cold import. Workers are measured too, the same way, on lines of their own: the export
+ * worker carries exceljs, which issue 14 requires (its own ceiling is FAIL_ABOVE_BYTES_FOR).
+ */
 export function bundleTargets(result: BundlesResult): BundleTarget[] {
   const kib = (n: number) => `${round(n / KiB, 1)} KiB`
-  const over = result.groups.filter((b) => b.bytes > b.limitBytes)
-  const withClient = result.groups.filter((b) => WITHOUT_DYNAMODB.includes(b.group) && b.dynamoDbClient)
-  const slow = result.groups.filter((b) => b.coldImportCpuRatio > COLD_IMPORT_RATIO_LIMIT)
-  return [
-    {
-      target: `every bundle within its size (${WITHOUT_DYNAMODB.map((g) => `${g} ${kib(LIMIT_BYTES[g] ?? DEFAULT_LIMIT_BYTES)}`).join(', ')}, others ${kib(DEFAULT_LIMIT_BYTES)})`,
+  const sizeLine = (target: string, list: readonly BundleResult[]): BundleTarget => {
+    const over = list.filter((b) => b.bytes > b.limitBytes)
+    return {
+      target,
       actual: over.length
         ? `over: ${over.map((b) => `${b.group} ${kib(b.bytes)}`).join(', ')}`
         : 'all within',
       met: over.length === 0,
-    },
-    {
-      target: `no DynamoDB client in ${WITHOUT_DYNAMODB.join(', ')}`,
-      actual: withClient.length ? `in ${withClient.map((b) => b.group).join(', ')}` : 'none',
-      met: withClient.length === 0,
-    },
-    {
-      target: `cold import of every bundle <= ${COLD_IMPORT_RATIO_LIMIT}x the bare DynamoDB handler's (CPU time, paired imports, median)`,
+    }
+  }
+  const importLine = (target: string, list: readonly BundleResult[]): BundleTarget => {
+    const slow = list.filter((b) => b.coldImportCpuRatio > COLD_IMPORT_RATIO_LIMIT)
+    return {
+      target,
       actual:
         `bare ${result.bare.coldImportCpuMedianMs} ms CPU (${result.bare.coldImportMedianMs} ms wall); ` +
         (slow.length
           ? `over: ${slow.map((b) => `${b.group} ${b.coldImportCpuRatio}x (wall ${b.coldImportRatio}x)`).join(', ')}`
           : 'all within'),
       met: slow.length === 0,
+    }
+  }
+  const groups = result.groups.filter((b) => !isWorker(b))
+  const workers = result.groups.filter(isWorker)
+  const withClient = groups.filter((b) => WITHOUT_DYNAMODB.includes(b.group) && b.dynamoDbClient)
+  const ratio = `<= ${COLD_IMPORT_RATIO_LIMIT}x the bare DynamoDB handler's (CPU time, paired imports, median)`
+  return [
+    sizeLine(
+      `every route group within its size (${WITHOUT_DYNAMODB.map((g) => `${g} ${kib(LIMIT_BYTES[g] ?? DEFAULT_LIMIT_BYTES)}`).join(', ')}, others ${kib(DEFAULT_LIMIT_BYTES)})`,
+      groups,
+    ),
+    {
+      target: `no DynamoDB client in ${WITHOUT_DYNAMODB.join(', ')}`,
+      actual: withClient.length ? `in ${withClient.map((b) => b.group).join(', ')}` : 'none',
+      met: withClient.length === 0,
     },
+    importLine(`cold import of every route group ${ratio}`, groups),
+    sizeLine(`(beyond the issue) every worker within ${kib(DEFAULT_LIMIT_BYTES)}`, workers),
+    importLine(`(beyond the issue) cold import of every worker ${ratio}`, workers),
   ]
 }
+
+/** Bundle target lines of earlier runs, whose wording changed: dropped from the results file. */
+const RETIRED_TARGETS = ['every bundle within its size', 'cold import of every bundle']
 
 /** The bundles alone: `npx tsx bench/bundles.ts [runs]` (see the header). */
 async function main(): Promise<void> {
@@ -359,7 +382,10 @@ async function main(): Promise<void> {
   const current = JSON.parse(await readFile(resultsPath, 'utf8').catch(() => '{}')) as {
     sections?: Record<string, Record<string, number | boolean>>
   }
-  const targetFigures = { ...current.sections?.targets, ...figuresOf(targets) }
+  const kept = Object.entries(current.sections?.targets ?? {}).filter(
+    ([key]) => !RETIRED_TARGETS.some((retired) => key.startsWith(retired)),
+  )
+  const targetFigures = { ...Object.fromEntries(kept), ...figuresOf(targets) }
   process.stdout.write(`${await recordSection('bundles', figuresOf(result))}\n`)
   process.stdout.write(`${await recordSection('targets', targetFigures)}\n`)
   failIfTooLarge(result)

@@ -5,6 +5,7 @@
  * ESM for node24, minified, everything bundled (the AWS SDK too, so its version is ours), an
  * external source map, and a `require` for the CommonJS dependencies that call it.
  */
+import { fileURLToPath } from 'node:url'
 import type { BuildOptions } from 'esbuild'
 
 /**
@@ -50,6 +51,14 @@ export function externalsFor(entry: string): string[] {
   return neverLoadedInLambda.filter((m) => !(bundledWhereImportedStatically[m] ?? []).includes(fn))
 }
 
+/**
+ * Modules swapped in every bundle: `node:http` for a copy without the ESM view that loads undici
+ * at import (lib/node-http-without-undici.ts).
+ */
+export const bundleAliases: Readonly<Record<string, string>> = {
+  'node:http': fileURLToPath(new URL('./node-http-without-undici.ts', import.meta.url)),
+}
+
 export const lambdaBundling = {
   format: 'esm',
   target: 'node24',
@@ -76,6 +85,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     mainFields: [...lambdaBundling.mainFields],
     external: externalsFor(entry),
     banner: { js: lambdaBundling.banner },
+    alias: { ...bundleAliases },
     metafile: true,
     logLevel: 'silent',
   }

@@ -4,7 +4,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda'
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import type { Construct } from 'constructs'
-import { externalsFor, lambdaBundling } from './bundling.ts'
+import { bundleAliases, externalsFor, lambdaBundling } from './bundling.ts'
 
 export interface RouteGroupFunctionProps {
   /** Path of the handler module (exports `handler`). */
@@ -42,6 +42,7 @@ export class RouteGroupFunction extends NodejsFunction {
         mainFields: [...lambdaBundling.mainFields],
         externalModules: externalsFor(props.entry),
         banner: lambdaBundling.banner,
+        esbuildArgs: { '--alias': Object.entries(bundleAliases).map(([from, to]) => `${from}=${to}`) },
       },
     }
     super(scope, id, fnProps)

@@ -9,6 +9,7 @@
  */
 import { SignatureV4 } from '@smithy/signature-v4'
 import { Sha256 } from '../crypto/node-sha256.ts'
+import { post, type PostAnswer } from './https-post.ts'
 
 export type Credentials = ConstructorParameters<typeof SignatureV4>[0]['credentials']
 
@@ -106,6 +107,15 @@ function signerFor(service: AwsJsonService, signingName: string): SignatureV4 {
   return signer
 }
 
+function parsed(text: string): { __type?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(text)
+    return value !== null && typeof value === 'object' ? (value as { __type?: unknown }) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 async function attempt(
   service: AwsJsonService,
   op: AwsJsonOperation,
@@ -132,27 +142,23 @@ async function attempt(
     },
     body,
   })
-  let res: Response
+  let res: PostAnswer
   try {
-    res = await fetch(new URL(path, url), {
-      method: 'POST',
-      headers: signed.headers,
-      body,
-      ...(policy.attemptTimeoutMs === null
-        ? {}
-        : { signal: AbortSignal.timeout(policy.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS) }),
-    })
+    const timeout = policy.attemptTimeoutMs === undefined ? ATTEMPT_TIMEOUT_MS : policy.attemptTimeoutMs
+    res = await post(new URL(path, url), signed.headers, body, timeout)
   } catch (err) {
     throw new AwsCallError(`${name}: no answer from ${op.signingName}`, true, 'NoAnswer', { cause: err })
   }
-  const payload = (await res.json().catch(() => ({}))) as { __type?: unknown }
-  if (res.ok) return payload
-  const type = errorTypeOf(res.headers.get('x-amzn-errortype'), payload)
+  const payload = parsed(res.body)
+  // An empty or non-JSON success is an empty answer, as before: it was accepted, so not sent again.
+  if (res.status >= 200 && res.status < 300) return payload ?? {}
+  const errorType = res.headers['x-amzn-errortype']
+  const type = errorTypeOf(typeof errorType === 'string' ? errorType : null, payload ?? {})
   const refused: Refusal = {
     message: `${name} refused: ${res.status} ${type}`,
     retryable: res.status >= 500 || res.status === 429 || (policy.retryableTypes ?? RETRYABLE).has(type),
     errorType: type,
-    payload,
+    payload: payload ?? {},
   }
   throw policy.refusal ? policy.refusal(refused) : new AwsCallError(refused.message, refused.retryable, type)
 }
