@@ -7,9 +7,10 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 
+/** The SDK's handler's agents: keep-alive, at most 50 connections to a host, more calls wait. */
 const agents = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
+  'http:': new HttpAgent({ keepAlive: true, maxSockets: 50 }),
+  'https:': new HttpsAgent({ keepAlive: true, maxSockets: 50 }),
 }
 
 /** The answer, read whole. */
