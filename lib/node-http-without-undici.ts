@@ -22,5 +22,3 @@ export const {
   validateHeaderName,
   validateHeaderValue,
 } = http
-
-export default http

@@ -65,223 +65,115 @@ const item = {
   map: { a: { b: 'c', d: undefined }, e: [] },
 }
 
-type Case = {
-  [O in keyof DocumentOperations]: {
-    readonly op: O
-    readonly input: DocumentOperations[O][0]
-    readonly theirs: () => Promise<unknown>
-  }
-}[keyof DocumentOperations]
-
-const cases: Case[] = [
-  {
-    op: 'GetItem',
-    input: { TableName: 't', Key: { pk: 'T#1', sk: 'USER#u-1' }, ConsistentRead: true },
-    theirs: () =>
-      sdk.send(new GetCommand({ TableName: 't', Key: { pk: 'T#1', sk: 'USER#u-1' }, ConsistentRead: true })),
+/** Each operation's input, sent once by the product's sender and once by the document client. */
+const inputs: { [O in keyof DocumentOperations]: DocumentOperations[O][0] } = {
+  GetItem: { TableName: 't', Key: { pk: 'T#1', sk: 'USER#u-1' }, ConsistentRead: true },
+  PutItem: { TableName: 't', Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+  UpdateItem: {
+    TableName: 't',
+    Key: { pk: 'T#1', sk: 'C' },
+    UpdateExpression: 'ADD #n :one, group_ids :g SET #m = :m',
+    ExpressionAttributeNames: { '#n': 'n', '#m': 'm' },
+    ExpressionAttributeValues: { ':one': 1, ':g': new Set(['g-3']), ':m': { x: [1, 'y'] }, ':u': undefined },
+    ReturnValues: 'ALL_NEW',
   },
-  {
-    op: 'PutItem',
-    input: { TableName: 't', Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-    theirs: () =>
-      sdk.send(
-        new PutCommand({ TableName: 't', Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
-      ),
+  DeleteItem: {
+    TableName: 't',
+    Key: { pk: 'T#1', sk: 'S' },
+    ConditionExpression: 'n = :n',
+    ExpressionAttributeValues: { ':n': 'x' },
   },
-  {
-    op: 'UpdateItem',
-    input: {
-      TableName: 't',
-      Key: { pk: 'T#1', sk: 'C' },
-      UpdateExpression: 'ADD #n :one, group_ids :g SET #m = :m',
-      ExpressionAttributeNames: { '#n': 'n', '#m': 'm' },
-      ExpressionAttributeValues: {
-        ':one': 1,
-        ':g': new Set(['g-3']),
-        ':m': { x: [1, 'y'] },
-        ':u': undefined,
+  Query: {
+    TableName: 't',
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :p AND gsi1sk > :s',
+    ExpressionAttributeValues: { ':p': 'T#1#USERS', ':s': '2026' },
+    ExclusiveStartKey: { pk: 'T#1', sk: 'USER#u-1', gsi1pk: 'T#1#USERS', gsi1sk: '2026#u-1' },
+    Limit: 10,
+    ScanIndexForward: false,
+  },
+  BatchGetItem: {
+    RequestItems: {
+      t: {
+        Keys: [
+          { pk: 'T#1', sk: 'A' },
+          { pk: 'T#1', sk: 'B' },
+        ],
+        ProjectionExpression: 'pk',
       },
-      ReturnValues: 'ALL_NEW',
     },
-    theirs: () =>
-      sdk.send(
-        new UpdateCommand({
+  },
+  BatchWriteItem: {
+    RequestItems: { t: [{ PutRequest: { Item: item } }, { DeleteRequest: { Key: { pk: 'T#1', sk: 'B' } } }] },
+  },
+  TransactWriteItems: {
+    TransactItems: [
+      { Put: { TableName: 't', Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Update: {
           TableName: 't',
           Key: { pk: 'T#1', sk: 'C' },
-          UpdateExpression: 'ADD #n :one, group_ids :g SET #m = :m',
-          ExpressionAttributeNames: { '#n': 'n', '#m': 'm' },
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ':g': new Set(['g-3']),
-            ':m': { x: [1, 'y'] },
-            ':u': undefined,
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-  },
-  {
-    op: 'DeleteItem',
-    input: {
-      TableName: 't',
-      Key: { pk: 'T#1', sk: 'S' },
-      ConditionExpression: 'n = :n',
-      ExpressionAttributeValues: { ':n': 'x' },
-    },
-    theirs: () =>
-      sdk.send(
-        new DeleteCommand({
-          TableName: 't',
-          Key: { pk: 'T#1', sk: 'S' },
-          ConditionExpression: 'n = :n',
-          ExpressionAttributeValues: { ':n': 'x' },
-        }),
-      ),
-  },
-  {
-    op: 'Query',
-    input: {
-      TableName: 't',
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :p AND gsi1sk > :s',
-      ExpressionAttributeValues: { ':p': 'T#1#USERS', ':s': '2026' },
-      ExclusiveStartKey: { pk: 'T#1', sk: 'USER#u-1', gsi1pk: 'T#1#USERS', gsi1sk: '2026#u-1' },
-      Limit: 10,
-      ScanIndexForward: false,
-    },
-    theirs: () =>
-      sdk.send(
-        new QueryCommand({
-          TableName: 't',
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :p AND gsi1sk > :s',
-          ExpressionAttributeValues: { ':p': 'T#1#USERS', ':s': '2026' },
-          ExclusiveStartKey: { pk: 'T#1', sk: 'USER#u-1', gsi1pk: 'T#1#USERS', gsi1sk: '2026#u-1' },
-          Limit: 10,
-          ScanIndexForward: false,
-        }),
-      ),
-  },
-  {
-    op: 'BatchGetItem',
-    input: {
-      RequestItems: {
-        t: {
-          Keys: [
-            { pk: 'T#1', sk: 'A' },
-            { pk: 'T#1', sk: 'B' },
-          ],
-          ProjectionExpression: 'pk',
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': 1 },
         },
       },
-    },
-    theirs: () =>
-      sdk.send(
-        new BatchGetCommand({
-          RequestItems: {
-            t: {
-              Keys: [
-                { pk: 'T#1', sk: 'A' },
-                { pk: 'T#1', sk: 'B' },
-              ],
-              ProjectionExpression: 'pk',
-            },
-          },
-        }),
-      ),
-  },
-  {
-    op: 'BatchWriteItem',
-    input: {
-      RequestItems: {
-        t: [{ PutRequest: { Item: item } }, { DeleteRequest: { Key: { pk: 'T#1', sk: 'B' } } }],
+      { Delete: { TableName: 't', Key: { pk: 'T#1', sk: 'D' } } },
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { pk: 'T#1', sk: 'E' },
+          ConditionExpression: 'is_active = :t',
+          ExpressionAttributeValues: { ':t': true },
+        },
       },
-    },
-    theirs: () =>
-      sdk.send(
-        new BatchWriteCommand({
-          RequestItems: {
-            t: [{ PutRequest: { Item: item } }, { DeleteRequest: { Key: { pk: 'T#1', sk: 'B' } } }],
-          },
-        }),
-      ),
+    ],
+    ReturnConsumedCapacity: 'TOTAL',
   },
-  {
-    op: 'TransactWriteItems',
-    input: {
-      TransactItems: [
-        { Put: { TableName: 't', Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-        {
-          Update: {
-            TableName: 't',
-            Key: { pk: 'T#1', sk: 'C' },
-            UpdateExpression: 'ADD n :one',
-            ExpressionAttributeValues: { ':one': 1 },
-          },
-        },
-        { Delete: { TableName: 't', Key: { pk: 'T#1', sk: 'D' } } },
-        {
-          ConditionCheck: {
-            TableName: 't',
-            Key: { pk: 'T#1', sk: 'E' },
-            ConditionExpression: 'is_active = :t',
-            ExpressionAttributeValues: { ':t': true },
-          },
-        },
-      ],
-      ReturnConsumedCapacity: 'TOTAL',
-    },
-    theirs: () =>
-      sdk.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: 't', Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-            {
-              Update: {
-                TableName: 't',
-                Key: { pk: 'T#1', sk: 'C' },
-                UpdateExpression: 'ADD n :one',
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
-            { Delete: { TableName: 't', Key: { pk: 'T#1', sk: 'D' } } },
-            {
-              ConditionCheck: {
-                TableName: 't',
-                Key: { pk: 'T#1', sk: 'E' },
-                ConditionExpression: 'is_active = :t',
-                ExpressionAttributeValues: { ':t': true },
-              },
-            },
-          ],
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
-  },
-]
+}
+
+/** The document client's own command for an operation. */
+function sentByTheSdk(op: keyof DocumentOperations): Promise<unknown> {
+  switch (op) {
+    case 'GetItem':
+      return sdk.send(new GetCommand(inputs.GetItem))
+    case 'PutItem':
+      return sdk.send(new PutCommand(inputs.PutItem))
+    case 'UpdateItem':
+      return sdk.send(new UpdateCommand(inputs.UpdateItem))
+    case 'DeleteItem':
+      return sdk.send(new DeleteCommand(inputs.DeleteItem))
+    case 'Query':
+      return sdk.send(new QueryCommand(inputs.Query))
+    case 'BatchGetItem':
+      return sdk.send(new BatchGetCommand(inputs.BatchGetItem))
+    case 'BatchWriteItem':
+      return sdk.send(new BatchWriteCommand(inputs.BatchWriteItem))
+    case 'TransactWriteItems':
+      return sdk.send(new TransactWriteCommand(inputs.TransactWriteItems))
+  }
+}
+
+const operations = Object.keys(inputs) as (keyof DocumentOperations)[]
 
 describe('The DynamoDB sender, beside the SDK document client', () => {
-  it.each(cases.map((c) => [c.op, c] as const))(
-    'sends %s as the document client does, signed for dynamodb',
-    async (_, c) => {
-      await sendDocuments(service, c.op, c.input as never)
-      await c.theirs()
+  it.each(operations)('sends %s as the document client does, signed for dynamodb', async (op) => {
+    await sendDocuments(service, op, inputs[op] as never)
+    await sentByTheSdk(op)
 
-      const [ours, theirs] = fake.received
-      if (!ours || !theirs) throw new Error('expected two requests')
-      expect(ours.headers['x-amz-target']).toBe(`DynamoDB_20120810.${c.op}`)
-      expect(ours.headers['x-amz-target']).toBe(theirs.headers['x-amz-target'])
-      expect(ours.headers['content-type']).toBe(theirs.headers['content-type'])
-      // A transaction's idempotency token is new in each (the same through its retries).
-      const body = (r: { body: string }) => {
-        const { ClientRequestToken: token, ...rest } = JSON.parse(r.body) as Record<string, unknown>
-        return { ...rest, token: typeof token === 'string' && /^[0-9a-f-]{36}$/.test(token) }
-      }
-      expect(body(ours)).toEqual(body(theirs))
-      expect(body(ours).token).toBe(c.op === 'TransactWriteItems')
-      expect(await verifies(ours, credentials)).toEqual({ service: 'dynamodb', region: REGION, ok: true })
-    },
-  )
+    const [ours, theirs] = fake.received
+    if (!ours || !theirs) throw new Error('expected two requests')
+    expect(ours.headers['x-amz-target']).toBe(`DynamoDB_20120810.${op}`)
+    expect(ours.headers['x-amz-target']).toBe(theirs.headers['x-amz-target'])
+    expect(ours.headers['content-type']).toBe(theirs.headers['content-type'])
+    // A transaction's idempotency token is new in each (the same through its retries).
+    const body = (r: { body: string }) => {
+      const { ClientRequestToken: token, ...rest } = JSON.parse(r.body) as Record<string, unknown>
+      return { ...rest, token: typeof token === 'string' && /^[0-9a-f-]{36}$/.test(token) }
+    }
+    expect(body(ours)).toEqual(body(theirs))
+    expect(body(ours).token).toBe(op === 'TransactWriteItems')
+    expect(await verifies(ours, credentials)).toEqual({ service: 'dynamodb', region: REGION, ok: true })
+  })
 
   it('translates answers as the document client does: items, keys, batches and unprocessed requests', async () => {
     // The item as the wire carries it (the request above shows it is the document client's).
