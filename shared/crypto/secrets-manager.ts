@@ -7,9 +7,9 @@
  * (docs/decisions/0013-request-path-cost.md). The request is the one the SDK's client sends
  * (test/unit/crypto/secrets-manager.test.ts compares them).
  */
-import { defaultProvider } from '@aws-sdk/credential-provider-node'
 import { awsEndpoint, callAwsJson, type AwsJsonService } from '../aws/signed-json-call.ts'
 import { config } from '../config.ts'
+import { lambdaCredentials } from '../aws/credentials.ts'
 
 /** Where GetSecretValue goes and who signs it: AWS from the configured region, or a test's server. */
 export type SecretsService = AwsJsonService
@@ -17,7 +17,7 @@ export type SecretsService = AwsJsonService
 const inAws = (): SecretsService => ({
   endpoint: awsEndpoint('secretsmanager', config.region),
   region: config.region,
-  credentials: defaultProvider(),
+  credentials: lambdaCredentials(),
 })
 let aws: SecretsService | undefined
 

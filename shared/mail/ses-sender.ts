@@ -8,10 +8,10 @@
  * (docs/decisions/0013-request-path-cost.md); test/unit/mail/ses-sender.test.ts compares the
  * request with the client's.
  */
-import { defaultProvider } from '@aws-sdk/credential-provider-node'
 import { AwsCallError, awsEndpoint, callAwsJson, type AwsJsonService } from '../aws/signed-json-call.ts'
 import { config } from '../config.ts'
 import type { MailMessage, MailSender } from '../domain/notifications/mail.ts'
+import { emulatorCredentials, lambdaCredentials } from '../aws/credentials.ts'
 
 /** Where SendEmail goes: the configured endpoint (LocalStack, a test's server) or SES of the region. */
 export type MailService = AwsJsonService
@@ -21,9 +21,13 @@ const fromConfig = (): MailService =>
     ? {
         endpoint: config.sesEndpoint,
         region: config.region,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        credentials: emulatorCredentials,
       }
-    : { endpoint: awsEndpoint('email', config.region), region: config.region, credentials: defaultProvider() }
+    : {
+        endpoint: awsEndpoint('email', config.region),
+        region: config.region,
+        credentials: lambdaCredentials(),
+      }
 
 const sendEmail = { signingName: 'ses', path: '/v2/email/outbound-emails', name: 'SendEmail' } as const
 

@@ -7,9 +7,9 @@
  * MD5 of the body is checked as the client checks it.
  */
 import { createHash } from 'node:crypto'
-import { defaultProvider } from '@aws-sdk/credential-provider-node'
 import { awsEndpoint, callAwsJson, type AwsJsonService } from '../aws/signed-json-call.ts'
 import { config } from '../config.ts'
+import { emulatorCredentials, lambdaCredentials } from '../aws/credentials.ts'
 
 /** Where the messages go: the emulator's address with its fixed keys, or SQS of the region. */
 export type QueueService = AwsJsonService
@@ -20,9 +20,13 @@ const fromConfig = (): QueueService =>
     ? {
         endpoint: config.sqsEndpoint,
         region: config.region,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        credentials: emulatorCredentials,
       }
-    : { endpoint: awsEndpoint('sqs', config.region), region: config.region, credentials: defaultProvider() })
+    : {
+        endpoint: awsEndpoint('sqs', config.region),
+        region: config.region,
+        credentials: lambdaCredentials(),
+      })
 
 const sendMessageOperation = {
   signingName: 'sqs',

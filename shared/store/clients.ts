@@ -3,20 +3,20 @@
  * DynamoDB Local (or LocalStack) with fixed keys, or the region's DynamoDB with the Lambda's own
  * credentials (its environment, through the SDK's default chain).
  */
-import { defaultProvider } from '@aws-sdk/credential-provider-node'
 import { awsEndpoint, type AwsJsonService } from '../aws/signed-json-call.ts'
 import { config } from '../config.ts'
+import { emulatorCredentials, lambdaCredentials } from '../aws/credentials.ts'
 
 export const dynamoDbService: AwsJsonService = config.dynamodbEndpoint
   ? {
       endpoint: config.dynamodbEndpoint,
       region: config.region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: emulatorCredentials,
     }
   : {
       endpoint: awsEndpoint('dynamodb', config.region),
       region: config.region,
-      credentials: defaultProvider(),
+      credentials: lambdaCredentials(),
     }
 
 export const tableName = config.tableName

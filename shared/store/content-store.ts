@@ -6,6 +6,7 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from 
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { config } from '../config.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
+import { emulatorCredentials } from '../aws/credentials.ts'
 
 const s3 = new S3Client({
   region: config.region,
@@ -13,7 +14,7 @@ const s3 = new S3Client({
     ? {
         endpoint: config.s3Endpoint,
         forcePathStyle: true,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        credentials: emulatorCredentials,
       }
     : {}),
 })

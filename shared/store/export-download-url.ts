@@ -7,10 +7,10 @@
  * one the SDK's presigner makes for the same object, time and credentials
  * (test/unit/store/export-download-url.test.ts compares them).
  */
-import { defaultProvider } from '@aws-sdk/credential-provider-node'
 import { SignatureV4 } from '@smithy/signature-v4'
 import { config } from '../config.ts'
 import { Sha256 } from '../crypto/node-sha256.ts'
+import { emulatorCredentials, lambdaCredentials } from '../aws/credentials.ts'
 
 type Credentials = ConstructorParameters<typeof SignatureV4>[0]['credentials']
 
@@ -32,7 +32,7 @@ function fromConfig(): ExportsBucket {
     bucket: config.exportsBucket,
     region: config.region,
     endpoint: config.s3Endpoint,
-    credentials: config.s3Endpoint ? { accessKeyId: 'local', secretAccessKey: 'local' } : defaultProvider(),
+    credentials: config.s3Endpoint ? emulatorCredentials : lambdaCredentials(),
   }
   return configured
 }

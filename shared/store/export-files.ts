@@ -7,6 +7,7 @@ import { S3Client } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
 import { Transform, type Writable } from 'node:stream'
 import { config } from '../config.ts'
+import { emulatorCredentials } from '../aws/credentials.ts'
 
 /** Exported for instrumentation and fault injection (tests, bench). */
 export const exportsS3 = new S3Client({
@@ -15,7 +16,7 @@ export const exportsS3 = new S3Client({
     ? {
         endpoint: config.s3Endpoint,
         forcePathStyle: true,
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        credentials: emulatorCredentials,
       }
     : {}),
 })
