@@ -80,18 +80,27 @@ export function toUser(item: Item): User {
 }
 
 /** The attributes a change may move: everything but the keys, the ids and the group set. */
+/**
+ * Attributes with nothing to say are not stored (the decoder reads their absence as the empty
+ * value): a null or empty one costs its name in the item and in each of the user's three
+ * ALL-projected index entries, and the keys-only skip of a deep page reads whole items on
+ * DynamoDB Local (decision 0014, addendum). A change that empties one removes it.
+ */
+const unlessEmpty = <T>(value: T | null, empty: boolean): T | undefined =>
+  value === null || empty ? undefined : value
+
 function changeableAttributes(tenant: TenantContext, user: User): Item {
   return {
     email: user.email,
     first_name: user.firstName,
     last_name: user.lastName,
     role: user.role,
-    custom_role_ids: [...user.customRoleIds],
+    custom_role_ids: unlessEmpty([...user.customRoleIds], user.customRoleIds.length === 0),
     is_active: user.isActive,
-    external_id: user.externalId,
-    custom_fields: user.customFields,
+    external_id: unlessEmpty(user.externalId, false),
+    custom_fields: unlessEmpty(user.customFields, Object.keys(user.customFields).length === 0),
     locale: user.locale,
-    last_login_at: user.lastLoginAt,
+    last_login_at: unlessEmpty(user.lastLoginAt, false),
     ...(user.loginPeriod !== undefined ? { login_period: user.loginPeriod } : {}),
     updated_at: user.updatedAt,
     ...(user.erasedAt !== undefined ? { erased_at: user.erasedAt } : {}),
@@ -198,13 +207,15 @@ export function saveUserSteps(
   { before, after, seatCap, effects = {} }: UserChange,
 ): Step<UserRefusal>[] {
   const from = changeableAttributes(tenant, before)
+  const changed = Object.entries(changeableAttributes(tenant, after)).filter(
+    ([name, value]) => !same(from[name], value),
+  )
   const set = {
-    ...Object.fromEntries(
-      Object.entries(changeableAttributes(tenant, after)).filter(([name, value]) => !same(from[name], value)),
-    ),
+    ...Object.fromEntries(changed.filter(([, value]) => value !== undefined)),
     // Always moved: it is what the next change's condition reads.
     updated_at: after.updatedAt,
   }
+  const remove = changed.filter(([, value]) => value === undefined).map(([name]) => name)
   const stillAsRead = cond.and(
     cond.exists(),
     cond.eq('updated_at', before.updatedAt),
@@ -213,7 +224,9 @@ export function saveUserSteps(
   const deltas = userCounterDeltas(before, after)
   return [
     {
-      item: { Update: { Key: keys.user(tenant, before.id), ...updateExpression({ set }, stillAsRead) } },
+      item: {
+        Update: { Key: keys.user(tenant, before.id), ...updateExpression({ set, remove }, stillAsRead) },
+      },
       refusal: 'stale',
     },
     ...(movesCounters(deltas)
