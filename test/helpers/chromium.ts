@@ -50,6 +50,14 @@ export async function launchChromium(): Promise<Browser> {
     child.once('exit', (code) =>
       reject(new Error(`chromium exited (${code}) before listening: ${err.slice(0, 500)}`)),
     )
+    // A missing binary emits 'error' and never 'exit': without this the test waits out its timeout.
+    child.once('error', (e) =>
+      reject(
+        new Error(
+          `cannot start ${chromiumPath} (Debian's chromium package; .ci/run installs it): ${e.message}`,
+        ),
+      ),
+    )
   })
   const ws = new WebSocket(wsUrl)
   await new Promise((resolve, reject) => {
