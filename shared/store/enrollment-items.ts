@@ -128,9 +128,28 @@ export function toTallied(item: Item): Tallied {
   }
 }
 
+/**
+ * Attributes with nothing to say are not stored: a null, a zero of progress or time, an empty map
+ * or list. The decoders read their absence as that value, and each one costs its name in the item
+ * and in each of its ALL-projected index entries (gsi1-5, rpt1), which every enrollment page reads
+ * (decision 0014). An enrollment is always written whole (a Put), so nothing is left behind.
+ */
+const kept = <T>(value: T | null, empty = false): T | undefined =>
+  value === null || empty ? undefined : value
+
+const storedModule = (p: Enrollment['modules'][string]): Item => ({
+  status: p.status,
+  score: kept(p.score),
+  time_spent_seconds: kept(p.timeSpentSeconds, p.timeSpentSeconds === 0),
+  started_at: kept(p.startedAt),
+  completed_at: kept(p.completedAt),
+  last_activity_at: kept(p.lastActivityAt),
+})
+
 export function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
   const all = keys.enrollmentsIndexPk(tenant)
   const enrolled = keys.sortKey(e.enrolledAt, e.id)
+  const modules = Object.entries(e.modules)
   return {
     ...keys.enrollment(tenant, e.id),
     type: 'enrollment',
@@ -138,46 +157,37 @@ export function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
     user_id: e.userId,
     course_id: e.courseId,
     status: e.status,
-    due_date: e.dueDate,
-    completed_at: e.completedAt,
+    due_date: kept(e.dueDate),
+    completed_at: kept(e.completedAt),
     source: e.source,
     channel: e.channel,
     created_at: e.createdAt,
     enrolled_at: e.enrolledAt,
-    started_at: e.startedAt,
+    started_at: kept(e.startedAt),
     updated_at: e.updatedAt,
-    progress_percent: e.progressPercent,
-    score: e.score,
-    pass_fail: e.passFail,
-    certificate_id: e.certificateId,
-    certificate_number: e.certificateNumber,
-    certificate_expires_at: e.certificateExpiresAt,
+    progress_percent: kept(e.progressPercent, e.progressPercent === 0),
+    score: kept(e.score),
+    pass_fail: kept(e.passFail),
+    certificate_id: kept(e.certificateId),
+    certificate_number: kept(e.certificateNumber),
+    certificate_expires_at: kept(e.certificateExpiresAt),
     language: e.language,
-    time_spent_seconds: e.timeSpentSeconds,
-    last_activity_at: e.lastActivityAt,
-    holds_seat: e.holdsSeat,
-    access_expires_at: e.accessExpiresAt,
-    modules: Object.fromEntries(
-      Object.entries(e.modules).map(([id, p]) => [
-        id,
-        {
-          status: p.status,
-          score: p.score,
-          time_spent_seconds: p.timeSpentSeconds,
-          started_at: p.startedAt,
-          completed_at: p.completedAt,
-          last_activity_at: p.lastActivityAt,
-        },
-      ]),
+    time_spent_seconds: kept(e.timeSpentSeconds, e.timeSpentSeconds === 0),
+    last_activity_at: kept(e.lastActivityAt),
+    holds_seat: kept(e.holdsSeat, !e.holdsSeat),
+    access_expires_at: kept(e.accessExpiresAt),
+    modules: kept(Object.fromEntries(modules.map(([id, p]) => [id, storedModule(p)])), modules.length === 0),
+    quiz_attempts: kept(
+      e.quizAttempts.map((a) => ({
+        module_id: a.moduleId,
+        raw: a.raw,
+        max: a.max,
+        scaled: a.scaled,
+        passed: a.passed,
+        graded_at: a.gradedAt,
+      })),
+      e.quizAttempts.length === 0,
     ),
-    quiz_attempts: e.quizAttempts.map((a) => ({
-      module_id: a.moduleId,
-      raw: a.raw,
-      max: a.max,
-      scaled: a.scaled,
-      passed: a.passed,
-      graded_at: a.gradedAt,
-    })),
     [indexes.gsi1.pk]: all,
     [indexes.gsi1.sk]: enrolled,
     [indexes.gsi2.pk]: all,

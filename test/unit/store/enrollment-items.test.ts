@@ -8,6 +8,7 @@ import {
   toPair,
 } from '../../../shared/store/enrollment-items.ts'
 import { MalformedItem } from '../../../shared/store/store-errors.ts'
+import { enrollmentFixture } from '../../helpers/enrollment-fixture.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
@@ -61,6 +62,47 @@ const catchError = (f: () => unknown): unknown => {
 describe('Function: toEnrollment', () => {
   it('reads back what enrollmentItem writes', () => {
     expect(toEnrollment(enrollmentItem(tenant, enrollment))).toEqual(enrollment)
+  })
+
+  it('stores no null, zero or empty attribute of a new enrollment, and reads it back whole', () => {
+    // Prepare
+    const fresh = enrollmentFixture({ id: 'e-2', holdsSeat: false })
+
+    // Act
+    const item = Object.fromEntries(
+      Object.entries(enrollmentItem(tenant, fresh)).filter(([, value]) => value !== undefined),
+    )
+
+    // Assess
+    expect(Object.entries(item).filter(([, value]) => value === null)).toEqual([])
+    for (const attr of ['progress_percent', 'time_spent_seconds', 'holds_seat', 'modules', 'quiz_attempts'])
+      expect(item).not.toHaveProperty(attr)
+    expect(toEnrollment(item)).toEqual(fresh)
+  })
+
+  it('stores a module progress without its null attributes', () => {
+    // Prepare
+    const started = enrollmentFixture({
+      modules: {
+        'm-1': {
+          status: 'in_progress',
+          score: null,
+          timeSpentSeconds: 0,
+          startedAt: at,
+          completedAt: null,
+          lastActivityAt: null,
+        },
+      },
+    })
+
+    // Act
+    const item = enrollmentItem(tenant, started)
+
+    // Assess
+    expect(JSON.parse(JSON.stringify(item.modules))).toEqual({
+      'm-1': { status: 'in_progress', started_at: at },
+    })
+    expect(toEnrollment(item)).toEqual(started)
   })
 
   it('reads the attributes older items lack as their defaults', () => {
