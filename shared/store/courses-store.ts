@@ -112,20 +112,30 @@ export function courseFromItem(item: Item): Course {
   }
 }
 
+/**
+ * Attributes with nothing to say are not stored: a null, a false, a zero, an empty text or list.
+ * The decoder reads their absence as that value, and each one costs its name in the item and in
+ * its three ALL-projected index entries (gsi1-3), which every enrollment and module append
+ * rewrites; a course of a short description then stays under 1 KB (decision 0014, addendum 3). A
+ * change that empties one removes it (saveCourseSteps).
+ */
+const kept = <T>(value: T | null, empty = false): T | undefined =>
+  value === null || empty ? undefined : value
+
 function settingsAttributes(s: CourseSettings): Item {
   return {
-    requires_approval: s.requiresApproval,
-    seat_limit: s.seatLimit,
-    waitlist: s.waitlist,
-    enrollment_opens_at: s.enrollmentOpensAt,
-    enrollment_closes_at: s.enrollmentClosesAt,
-    prerequisites: [...s.prerequisites],
+    requires_approval: kept(s.requiresApproval, !s.requiresApproval),
+    seat_limit: kept(s.seatLimit),
+    waitlist: kept(s.waitlist, !s.waitlist),
+    enrollment_opens_at: kept(s.enrollmentOpensAt),
+    enrollment_closes_at: kept(s.enrollmentClosesAt),
+    prerequisites: kept([...s.prerequisites], s.prerequisites.length === 0),
     language: s.language,
-    certificate_validity_days: s.certificateValidityDays,
-    ceu: s.ceu,
-    requires_session_selection: s.requiresSessionSelection,
-    access_days: s.accessDays,
-    grants_skill: s.grantsSkill ? { skill_id: s.grantsSkill.skillId, level: s.grantsSkill.level } : null,
+    certificate_validity_days: kept(s.certificateValidityDays),
+    ceu: kept(s.ceu, s.ceu === 0),
+    requires_session_selection: kept(s.requiresSessionSelection, !s.requiresSessionSelection),
+    access_days: kept(s.accessDays),
+    grants_skill: kept(s.grantsSkill && { skill_id: s.grantsSkill.skillId, level: s.grantsSkill.level }),
   }
 }
 
@@ -133,12 +143,12 @@ function settingsAttributes(s: CourseSettings): Item {
 function editableAttributes(c: Course): Item {
   return {
     title: c.title,
-    description: c.description,
-    short_description: c.shortDescription,
+    description: kept(c.description),
+    short_description: kept(c.shortDescription, c.shortDescription === ''),
     status: c.status,
-    category_id: c.categoryId,
-    estimated_minutes: c.estimatedMinutes,
-    published_at: c.publishedAt,
+    category_id: kept(c.categoryId),
+    estimated_minutes: kept(c.estimatedMinutes, c.estimatedMinutes === 0),
+    published_at: kept(c.publishedAt),
     settings: settingsAttributes(c.settings),
   }
 }
@@ -252,10 +262,11 @@ export function insertCourseSteps(
             type: 'course',
             id: course.id,
             ...editableAttributes(course),
-            current_version_id: course.currentVersionId,
+            current_version_id: kept(course.currentVersionId),
             created_at: course.createdAt,
             updated_at: course.updatedAt,
             // A new course has none: enrollments and modules move these in their own writes.
+            // Stored though zero: the seat and module-order conditions compare them.
             enrollment_count: 0,
             module_count: 0,
             seats_taken: 0,
@@ -314,7 +325,12 @@ export function saveCourseSteps(
     ([attr, value]) => JSON.stringify(value) !== JSON.stringify(was[attr]),
   )
   const update: UpdateSpec = {
-    set: { ...Object.fromEntries(changed), updated_at: after.updatedAt, ...derivedAttributes(tenant, after) },
+    set: {
+      ...Object.fromEntries(changed.filter(([, value]) => value !== undefined)),
+      updated_at: after.updatedAt,
+      ...derivedAttributes(tenant, after),
+    },
+    remove: changed.filter(([, value]) => value === undefined).map(([attr]) => attr),
   }
   const unchanged = cond.and(cond.exists(), cond.eq('updated_at', before.updatedAt))
   const counters = countersStep(tenant, before, after, guards)
