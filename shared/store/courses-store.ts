@@ -15,7 +15,7 @@ import { moduleTypes, type Module } from '../domain/courses/module.ts'
 import { noEffects, type Effects } from '../domain/events.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { batchGet, getItem, queryAll, type Item } from './db.ts'
-import { decodeItem, nullable, withDefault } from './decode.ts'
+import { decodeItem, nullable, unlessEmpty, withDefault } from './decode.ts'
 import {
   cond,
   conditionExpression,
@@ -113,29 +113,27 @@ export function courseFromItem(item: Item): Course {
 }
 
 /**
- * Attributes with nothing to say are not stored: a null, a false, a zero, an empty text or list.
- * The decoder reads their absence as that value, and each one costs its name in the item and in
- * its three ALL-projected index entries (gsi1-3), which every enrollment and module append
- * rewrites; a course of a short description then stays under 1 KB (decision 0014, addendum 3). A
- * change that empties one removes it (saveCourseSteps).
+ * Empty settings and attributes are not stored (unlessEmpty): every enrollment and module append
+ * rewrites the course in gsi1-3, and a course of a short description then stays under 1 KB with
+ * its index entries (decision 0014, addendum 3). A change that empties one removes it
+ * (saveCourseSteps); `settings` is always rewritten whole.
  */
-const kept = <T>(value: T | null, empty = false): T | undefined =>
-  value === null || empty ? undefined : value
-
 function settingsAttributes(s: CourseSettings): Item {
   return {
-    requires_approval: kept(s.requiresApproval, !s.requiresApproval),
-    seat_limit: kept(s.seatLimit),
-    waitlist: kept(s.waitlist, !s.waitlist),
-    enrollment_opens_at: kept(s.enrollmentOpensAt),
-    enrollment_closes_at: kept(s.enrollmentClosesAt),
-    prerequisites: kept([...s.prerequisites], s.prerequisites.length === 0),
+    requires_approval: unlessEmpty(s.requiresApproval, !s.requiresApproval),
+    seat_limit: unlessEmpty(s.seatLimit),
+    waitlist: unlessEmpty(s.waitlist, !s.waitlist),
+    enrollment_opens_at: unlessEmpty(s.enrollmentOpensAt),
+    enrollment_closes_at: unlessEmpty(s.enrollmentClosesAt),
+    prerequisites: unlessEmpty([...s.prerequisites], s.prerequisites.length === 0),
     language: s.language,
-    certificate_validity_days: kept(s.certificateValidityDays),
-    ceu: kept(s.ceu, s.ceu === 0),
-    requires_session_selection: kept(s.requiresSessionSelection, !s.requiresSessionSelection),
-    access_days: kept(s.accessDays),
-    grants_skill: kept(s.grantsSkill && { skill_id: s.grantsSkill.skillId, level: s.grantsSkill.level }),
+    certificate_validity_days: unlessEmpty(s.certificateValidityDays),
+    ceu: unlessEmpty(s.ceu, s.ceu === 0),
+    requires_session_selection: unlessEmpty(s.requiresSessionSelection, !s.requiresSessionSelection),
+    access_days: unlessEmpty(s.accessDays),
+    grants_skill: unlessEmpty(
+      s.grantsSkill && { skill_id: s.grantsSkill.skillId, level: s.grantsSkill.level },
+    ),
   }
 }
 
@@ -143,12 +141,12 @@ function settingsAttributes(s: CourseSettings): Item {
 function editableAttributes(c: Course): Item {
   return {
     title: c.title,
-    description: kept(c.description),
-    short_description: kept(c.shortDescription, c.shortDescription === ''),
+    description: unlessEmpty(c.description),
+    short_description: unlessEmpty(c.shortDescription, c.shortDescription === ''),
     status: c.status,
-    category_id: kept(c.categoryId),
-    estimated_minutes: kept(c.estimatedMinutes, c.estimatedMinutes === 0),
-    published_at: kept(c.publishedAt),
+    category_id: unlessEmpty(c.categoryId),
+    estimated_minutes: unlessEmpty(c.estimatedMinutes, c.estimatedMinutes === 0),
+    published_at: unlessEmpty(c.publishedAt),
     settings: settingsAttributes(c.settings),
   }
 }
@@ -262,7 +260,7 @@ export function insertCourseSteps(
             type: 'course',
             id: course.id,
             ...editableAttributes(course),
-            current_version_id: kept(course.currentVersionId),
+            current_version_id: unlessEmpty(course.currentVersionId),
             created_at: course.createdAt,
             updated_at: course.updatedAt,
             // A new course has none: enrollments and modules move these in their own writes.

@@ -26,6 +26,16 @@ export function decodeItem<S extends ItemSchema>(entity: string, schema: S, item
 export const nullable = <S extends ItemSchema>(schema: S) =>
   v.optional(v.nullable(schema), null) as unknown as v.GenericSchema<unknown, v.InferOutput<S> | null>
 
+/**
+ * The write side of `nullable` and `withDefault`: a null, or a value the caller calls empty (false,
+ * 0, '', [], {}), is left out of the item (undefined is not marshalled), and the decoder reads its
+ * absence back as that value. An attribute with nothing to say costs its name in the item and in
+ * every ALL-projected index entry of it (decision 0014, addenda); a change that empties one must
+ * REMOVE it, or rewrite the item whole.
+ */
+export const unlessEmpty = <T>(value: T | null, empty = false): T | undefined =>
+  value === null || empty ? undefined : value
+
 /** An attribute older items lack, read with its default. */
 export const withDefault = <S extends ItemSchema>(schema: S, fallback: v.InferOutput<S>) =>
   v.optional(schema, fallback as never) as unknown as v.GenericSchema<unknown, v.InferOutput<S>>

@@ -8,7 +8,7 @@ import { enrollmentStatuses, type Enrollment } from '../domain/enrollments/enrol
 import type { Tallied } from '../domain/reports/course-performance.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { Item } from './db.ts'
-import { decodeItem, nullable, withDefault } from './decode.ts'
+import { decodeItem, nullable, unlessEmpty, withDefault } from './decode.ts'
 import { indexes, keys } from './keys.ts'
 import { enrollmentReportKeys } from './report-indexes.ts'
 
@@ -128,24 +128,19 @@ export function toTallied(item: Item): Tallied {
   }
 }
 
-/**
- * Attributes with nothing to say are not stored: a null, a zero of progress or time, an empty map
- * or list. The decoders read their absence as that value, and each one costs its name in the item
- * and in each of its ALL-projected index entries (gsi1-5, rpt1), which every enrollment page reads
- * (decision 0014). An enrollment is always written whole (a Put), so nothing is left behind.
- */
-const kept = <T>(value: T | null, empty = false): T | undefined =>
-  value === null || empty ? undefined : value
-
 const storedModule = (p: Enrollment['modules'][string]): Item => ({
   status: p.status,
-  score: kept(p.score),
-  time_spent_seconds: kept(p.timeSpentSeconds, p.timeSpentSeconds === 0),
-  started_at: kept(p.startedAt),
-  completed_at: kept(p.completedAt),
-  last_activity_at: kept(p.lastActivityAt),
+  score: unlessEmpty(p.score),
+  time_spent_seconds: unlessEmpty(p.timeSpentSeconds, p.timeSpentSeconds === 0),
+  started_at: unlessEmpty(p.startedAt),
+  completed_at: unlessEmpty(p.completedAt),
+  last_activity_at: unlessEmpty(p.lastActivityAt),
 })
 
+/**
+ * The whole item, written by a Put, so an attribute a change empties leaves nothing behind. Empty
+ * ones are not stored (unlessEmpty): every enrollment page reads the ALL entries of gsi1-5 and rpt1.
+ */
 export function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
   const all = keys.enrollmentsIndexPk(tenant)
   const enrolled = keys.sortKey(e.enrolledAt, e.id)
@@ -157,27 +152,30 @@ export function enrollmentItem(tenant: TenantContext, e: Enrollment): Item {
     user_id: e.userId,
     course_id: e.courseId,
     status: e.status,
-    due_date: kept(e.dueDate),
-    completed_at: kept(e.completedAt),
+    due_date: unlessEmpty(e.dueDate),
+    completed_at: unlessEmpty(e.completedAt),
     source: e.source,
     channel: e.channel,
     created_at: e.createdAt,
     enrolled_at: e.enrolledAt,
-    started_at: kept(e.startedAt),
+    started_at: unlessEmpty(e.startedAt),
     updated_at: e.updatedAt,
-    progress_percent: kept(e.progressPercent, e.progressPercent === 0),
-    score: kept(e.score),
-    pass_fail: kept(e.passFail),
-    certificate_id: kept(e.certificateId),
-    certificate_number: kept(e.certificateNumber),
-    certificate_expires_at: kept(e.certificateExpiresAt),
+    progress_percent: unlessEmpty(e.progressPercent, e.progressPercent === 0),
+    score: unlessEmpty(e.score),
+    pass_fail: unlessEmpty(e.passFail),
+    certificate_id: unlessEmpty(e.certificateId),
+    certificate_number: unlessEmpty(e.certificateNumber),
+    certificate_expires_at: unlessEmpty(e.certificateExpiresAt),
     language: e.language,
-    time_spent_seconds: kept(e.timeSpentSeconds, e.timeSpentSeconds === 0),
-    last_activity_at: kept(e.lastActivityAt),
-    holds_seat: kept(e.holdsSeat, !e.holdsSeat),
-    access_expires_at: kept(e.accessExpiresAt),
-    modules: kept(Object.fromEntries(modules.map(([id, p]) => [id, storedModule(p)])), modules.length === 0),
-    quiz_attempts: kept(
+    time_spent_seconds: unlessEmpty(e.timeSpentSeconds, e.timeSpentSeconds === 0),
+    last_activity_at: unlessEmpty(e.lastActivityAt),
+    holds_seat: unlessEmpty(e.holdsSeat, !e.holdsSeat),
+    access_expires_at: unlessEmpty(e.accessExpiresAt),
+    modules: unlessEmpty(
+      Object.fromEntries(modules.map(([id, p]) => [id, storedModule(p)])),
+      modules.length === 0,
+    ),
+    quiz_attempts: unlessEmpty(
       e.quizAttempts.map((a) => ({
         module_id: a.moduleId,
         raw: a.raw,

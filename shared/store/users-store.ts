@@ -17,7 +17,7 @@ import {
 import { locales, userTypes, writableRoles, type User } from '../domain/users/user.ts'
 import { getCounters, counterStep, countersSetParams, movesCounters } from './counters.ts'
 import { batchGet, batchPut, getItem, putItem, query, queryAll, updateItem, type Item } from './db.ts'
-import { decodeItem, nullable, withDefault } from './decode.ts'
+import { decodeItem, nullable, unlessEmpty, withDefault } from './decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
 import { indexes, keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
@@ -79,16 +79,11 @@ export function toUser(item: Item): User {
   }
 }
 
-/** The attributes a change may move: everything but the keys, the ids and the group set. */
 /**
- * Attributes with nothing to say are not stored (the decoder reads their absence as the empty
- * value): a null or empty one costs its name in the item and in each of the user's three
- * ALL-projected index entries, and the keys-only skip of a deep page reads whole items on
- * DynamoDB Local (decision 0014, addendum). A change that empties one removes it.
+ * The attributes a change may move: everything but the keys, the ids and the group set. Empty ones
+ * are not stored: besides the index entries, the keys-only skip of a deep page reads whole items
+ * on DynamoDB Local (decision 0014, addendum). A change that empties one removes it.
  */
-const unlessEmpty = <T>(value: T | null, empty: boolean): T | undefined =>
-  value === null || empty ? undefined : value
-
 function changeableAttributes(tenant: TenantContext, user: User): Item {
   return {
     email: user.email,
@@ -97,10 +92,10 @@ function changeableAttributes(tenant: TenantContext, user: User): Item {
     role: user.role,
     custom_role_ids: unlessEmpty([...user.customRoleIds], user.customRoleIds.length === 0),
     is_active: user.isActive,
-    external_id: unlessEmpty(user.externalId, false),
+    external_id: unlessEmpty(user.externalId),
     custom_fields: unlessEmpty(user.customFields, Object.keys(user.customFields).length === 0),
     locale: user.locale,
-    last_login_at: unlessEmpty(user.lastLoginAt, false),
+    last_login_at: unlessEmpty(user.lastLoginAt),
     ...(user.loginPeriod !== undefined ? { login_period: user.loginPeriod } : {}),
     updated_at: user.updatedAt,
     ...(user.erasedAt !== undefined ? { erased_at: user.erasedAt } : {}),

@@ -4,21 +4,12 @@
  * counts its conditions compare; a change that empties one removes it; the API shows them as
  * before. The stored item is read with the SDK's own client, apart from the product.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
-import { doc, tableName } from '../../local/sdk-clients.ts'
 import { configureCourse } from '../../shared/services/courses-service.ts'
 import { keys } from '../../shared/store/keys.ts'
 import { course, user } from '../helpers/learning.ts'
-import { newTenant, type TestTenant } from '../helpers/tenants.ts'
-
-async function storedCourse(t: TestTenant, id: string): Promise<Record<string, unknown>> {
-  const out = await doc.send(
-    new GetCommand({ TableName: tableName, Key: keys.course(t.tenant, id), ConsistentRead: true }),
-  )
-  if (!out.Item) throw new Error(`no course item ${id}`)
-  return out.Item
-}
+import { newTenant } from '../helpers/tenants.ts'
+import { storedItem } from '../helpers/stored-item.ts'
 
 const nulls = (item: Record<string, unknown>): string[] =>
   Object.entries(item).flatMap(([name, value]) =>
@@ -39,7 +30,7 @@ describe('Rule: a course item holds no empty attribute', () => {
 
     // Assess
     expect(created.status).toBe(201)
-    const item = await storedCourse(t, created.body.data.id)
+    const item = await storedItem(keys.course(t.tenant, created.body.data.id))
     expect(nulls(item)).toEqual([])
     for (const name of [
       'description',
@@ -63,7 +54,9 @@ describe('Rule: a course item holds no empty attribute', () => {
     const c = await course(t)
     const [first, second] = await Promise.all([user(t), user(t)])
     await configureCourse(t.tenant, c.id, { seatLimit: 1 })
-    expect(((await storedCourse(t, c.id)).settings as Record<string, unknown>).seat_limit).toBe(1)
+    expect(
+      ((await storedItem(keys.course(t.tenant, c.id))).settings as Record<string, unknown>).seat_limit,
+    ).toBe(1)
     expect((await t.api.post('/api/v1/enrollments', { user_id: first.id, course_id: c.id })).status).toBe(201)
 
     // Act
@@ -71,7 +64,7 @@ describe('Rule: a course item holds no empty attribute', () => {
     const second201 = await t.api.post('/api/v1/enrollments', { user_id: second.id, course_id: c.id })
 
     // Assess
-    const item = await storedCourse(t, c.id)
+    const item = await storedItem(keys.course(t.tenant, c.id))
     expect(item.settings).not.toHaveProperty('seat_limit')
     expect(nulls(item)).toEqual([])
     expect(second201.status).toBe(201)

@@ -4,12 +4,11 @@
  * a change that empties one leaves nothing behind; the API shows them as before. The stored item
  * is read with the SDK's own client, apart from the product.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
-import { doc, tableName } from '../../local/sdk-clients.ts'
 import { keys } from '../../shared/store/keys.ts'
 import { course, user } from '../helpers/learning.ts'
-import { newTenant, type TestTenant } from '../helpers/tenants.ts'
+import { newTenant } from '../helpers/tenants.ts'
+import { storedItem } from '../helpers/stored-item.ts'
 
 const UNSET_WHEN_NEW = [
   'due_date',
@@ -28,14 +27,6 @@ const UNSET_WHEN_NEW = [
   'quiz_attempts',
 ]
 
-async function storedEnrollment(t: TestTenant, id: string): Promise<Record<string, unknown>> {
-  const out = await doc.send(
-    new GetCommand({ TableName: tableName, Key: keys.enrollment(t.tenant, id), ConsistentRead: true }),
-  )
-  if (!out.Item) throw new Error(`no enrollment item ${id}`)
-  return out.Item
-}
-
 describe('Rule: an enrollment item holds no empty attribute', () => {
   it('leaves out what a new enrollment does not have, and the API still shows null and 0', async () => {
     // Prepare
@@ -47,7 +38,7 @@ describe('Rule: an enrollment item holds no empty attribute', () => {
 
     // Assess
     expect(created.status).toBe(201)
-    const item = await storedEnrollment(t, created.body.data.id)
+    const item = await storedItem(keys.enrollment(t.tenant, created.body.data.id))
     expect(Object.keys(item).filter((k) => UNSET_WHEN_NEW.includes(k))).toEqual([])
     expect(Object.entries(item).filter(([, value]) => value === null)).toEqual([])
     const read = (await t.api.get(`/api/v1/enrollments/${created.body.data.id}`)).body.data
@@ -64,13 +55,13 @@ describe('Rule: an enrollment item holds no empty attribute', () => {
 
     // Act
     const set = await t.api.patch(`/api/v1/enrollments/${id}`, { due_date: due })
-    const whileSet = await storedEnrollment(t, id)
+    const whileSet = await storedItem(keys.enrollment(t.tenant, id))
     const cleared = await t.api.patch(`/api/v1/enrollments/${id}`, { due_date: null })
 
     // Assess
     expect([set.status, cleared.status]).toEqual([200, 200])
     expect(whileSet.due_date).toBe(due)
-    const item = await storedEnrollment(t, id)
+    const item = await storedItem(keys.enrollment(t.tenant, id))
     expect('due_date' in item).toBe(false)
     expect(item.user_id).toBe(learner.id)
     expect((await t.api.get(`/api/v1/enrollments/${id}`)).body.data.due_date).toBeNull()

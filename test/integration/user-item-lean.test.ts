@@ -3,21 +3,12 @@
  * and in its three index entries), and a change that empties one takes it out; the API shows them
  * as before (null, {}). The stored item is read with the SDK's own client, apart from the product.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
-import { doc, tableName } from '../../local/sdk-clients.ts'
 import { keys } from '../../shared/store/keys.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { newTenant, userBody } from '../helpers/tenants.ts'
+import { storedItem } from '../helpers/stored-item.ts'
 
 const EMPTY_WHEN_UNSET = ['external_id', 'custom_fields', 'custom_role_ids', 'last_login_at']
-
-async function storedUser(t: TestTenant, id: string): Promise<Record<string, unknown>> {
-  const out = await doc.send(
-    new GetCommand({ TableName: tableName, Key: keys.user(t.tenant, id), ConsistentRead: true }),
-  )
-  if (!out.Item) throw new Error(`no user item ${id}`)
-  return out.Item
-}
 
 describe('Rule: a user item holds no empty attribute', () => {
   it('leaves out what a new user does not have, and the API still shows null and {}', async () => {
@@ -29,7 +20,7 @@ describe('Rule: a user item holds no empty attribute', () => {
 
     // Assess
     expect(created.status).toBe(201)
-    const item = await storedUser(t, created.body.data.id)
+    const item = await storedItem(keys.user(t.tenant, created.body.data.id))
     expect(Object.keys(item).filter((k) => EMPTY_WHEN_UNSET.includes(k))).toEqual([])
     const read = (await t.api.get(`/api/v1/users/${created.body.data.id}`)).body.data
     expect(read).toMatchObject({ external_id: null, last_login_at: null, custom_fields: {} })
@@ -39,19 +30,19 @@ describe('Rule: a user item holds no empty attribute', () => {
     // Prepare
     const t = await newTenant()
     const created = (await t.api.post('/api/v1/users', userBody({ external_id: 'hr-7' }))).body.data
-    expect((await storedUser(t, created.id)).external_id).toBe('hr-7')
+    expect((await storedItem(keys.user(t.tenant, created.id))).external_id).toBe('hr-7')
 
     // Act
     const cleared = await t.api.patch(`/api/v1/users/${created.id}`, { external_id: null })
 
     // Assess
     expect(cleared.status).toBe(200)
-    const item = await storedUser(t, created.id)
+    const item = await storedItem(keys.user(t.tenant, created.id))
     expect('external_id' in item).toBe(false)
     expect(item.email).toBe(created.email)
     expect((await t.api.get(`/api/v1/users/${created.id}`)).body.data.external_id).toBeNull()
     const again = await t.api.patch(`/api/v1/users/${created.id}`, { external_id: 'hr-8' })
     expect(again.status).toBe(200)
-    expect((await storedUser(t, created.id)).external_id).toBe('hr-8')
+    expect((await storedItem(keys.user(t.tenant, created.id))).external_id).toBe('hr-8')
   })
 })
