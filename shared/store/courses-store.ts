@@ -17,6 +17,7 @@ import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { batchGet, getItem, queryAll, type Item } from './db.ts'
 import { decodeItem, nullable, unlessEmpty, withDefault } from './decode.ts'
 import {
+  attributeChange,
   cond,
   conditionExpression,
   isEmptyUpdate,
@@ -318,17 +319,10 @@ export function saveCourseSteps(
   effects: Effects = noEffects,
 ): Step<CourseRefusal>[] {
   const { before, after } = change
-  const was = editableAttributes(before)
-  const changed = Object.entries(editableAttributes(after)).filter(
-    ([attr, value]) => JSON.stringify(value) !== JSON.stringify(was[attr]),
-  )
+  const edited = attributeChange(editableAttributes(before), editableAttributes(after))
   const update: UpdateSpec = {
-    set: {
-      ...Object.fromEntries(changed.filter(([, value]) => value !== undefined)),
-      updated_at: after.updatedAt,
-      ...derivedAttributes(tenant, after),
-    },
-    remove: changed.filter(([, value]) => value === undefined).map(([attr]) => attr),
+    set: { ...edited.set, updated_at: after.updatedAt, ...derivedAttributes(tenant, after) },
+    remove: edited.remove,
   }
   const unchanged = cond.and(cond.exists(), cond.eq('updated_at', before.updatedAt))
   const counters = countersStep(tenant, before, after, guards)

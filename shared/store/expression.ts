@@ -129,6 +129,25 @@ export interface UpdateSpec {
   readonly remove?: readonly string[]
 }
 
+/**
+ * The SET and REMOVE that take an item from the attributes `before` to those of `after` (both as a
+ * writer builds them): what differs is set, what `after` leaves undefined (an empty value the
+ * writer does not store, decode.ts `unlessEmpty`) is removed; what is equal is not touched.
+ */
+export function attributeChange(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): { readonly set: Record<string, unknown>; readonly remove: string[] } {
+  const set: Record<string, unknown> = {}
+  const remove: string[] = []
+  for (const [name, value] of Object.entries(after)) {
+    if (JSON.stringify(value) === JSON.stringify(before[name])) continue
+    if (value === undefined) remove.push(name)
+    else set[name] = value
+  }
+  return { set, remove }
+}
+
 const changesSomething = ([, value]: [string, number | ReadonlySet<string>]) =>
   typeof value === 'number' ? value !== 0 : value.size > 0
 

@@ -18,7 +18,13 @@ import { locales, userTypes, writableRoles, type User } from '../domain/users/us
 import { getCounters, counterStep, countersSetParams, movesCounters } from './counters.ts'
 import { batchGet, batchPut, getItem, putItem, query, queryAll, updateItem, type Item } from './db.ts'
 import { decodeItem, nullable, unlessEmpty, withDefault } from './decode.ts'
-import { cond, conditionExpression, queryExpression, updateExpression } from './expression.ts'
+import {
+  attributeChange,
+  cond,
+  conditionExpression,
+  queryExpression,
+  updateExpression,
+} from './expression.ts'
 import { indexes, keys, type Key } from './keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { userReportKeys } from './report-indexes.ts'
@@ -190,8 +196,6 @@ export interface UserChange {
   readonly effects?: Effects
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
-
 /**
  * The attributes that differ, the counters they move, the e-mail guard when the address changes,
  * and the effects: applied only while the stored user still has `before`'s updated_at and role (who
@@ -201,16 +205,9 @@ export function saveUserSteps(
   tenant: TenantContext,
   { before, after, seatCap, effects = {} }: UserChange,
 ): Step<UserRefusal>[] {
-  const from = changeableAttributes(tenant, before)
-  const changed = Object.entries(changeableAttributes(tenant, after)).filter(
-    ([name, value]) => !same(from[name], value),
-  )
-  const set = {
-    ...Object.fromEntries(changed.filter(([, value]) => value !== undefined)),
-    // Always moved: it is what the next change's condition reads.
-    updated_at: after.updatedAt,
-  }
-  const remove = changed.filter(([, value]) => value === undefined).map(([name]) => name)
+  const change = attributeChange(changeableAttributes(tenant, before), changeableAttributes(tenant, after))
+  // updated_at is always moved: it is what the next change's condition reads.
+  const set = { ...change.set, updated_at: after.updatedAt }
   const stillAsRead = cond.and(
     cond.exists(),
     cond.eq('updated_at', before.updatedAt),
@@ -220,7 +217,10 @@ export function saveUserSteps(
   return [
     {
       item: {
-        Update: { Key: keys.user(tenant, before.id), ...updateExpression({ set, remove }, stillAsRead) },
+        Update: {
+          Key: keys.user(tenant, before.id),
+          ...updateExpression({ set, remove: change.remove }, stillAsRead),
+        },
       },
       refusal: 'stale',
     },

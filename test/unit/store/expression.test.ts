@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  attributeChange,
   cond,
   conditionExpression,
   isEmptyUpdate,
@@ -66,6 +67,29 @@ describe('Function: updateExpression', () => {
     expect(() => updateExpression({ add: { n: 0 } })).toThrow('must change something')
     expect(isEmptyUpdate({ add: { n: 0 }, set: {} })).toBe(true)
     expect(isEmptyUpdate({ add: { n: -1 } })).toBe(false)
+  })
+})
+
+describe('Function: attributeChange', () => {
+  it('sets what differs, removes what the writer leaves out, and leaves what is equal', () => {
+    // Act
+    const change = attributeChange(
+      { title: 'A', description: 'old', settings: { seat_limit: 5 }, tags: ['x'] },
+      { title: 'A', description: undefined, settings: { seat_limit: 6 }, tags: ['x'], category_id: 'c-1' },
+    )
+
+    // Assess
+    expect(change).toEqual({
+      set: { settings: { seat_limit: 6 }, category_id: 'c-1' },
+      remove: ['description'],
+    })
+  })
+
+  it('removes nothing that was not there', () => {
+    expect(attributeChange({ title: 'A' }, { title: 'A', description: undefined })).toEqual({
+      set: {},
+      remove: [],
+    })
   })
 })
 
