@@ -3,6 +3,7 @@
  * unless a data directory is given), with the settings the product's config reads pointed at them.
  * Config is read when shared/config.ts is first imported: start these before importing it.
  */
+import { pointAtEmbeddedStores } from '../local/aws-environment.ts'
 import { freePort } from '../local/free-port.ts'
 import { startStores, type RunningStores } from '../local/stores.ts'
 
@@ -21,10 +22,8 @@ export async function startBenchStores(
     tableName: BENCH_TABLE,
     region: BENCH_REGION,
   })
+  pointAtEmbeddedStores(stores.dynamoEndpoint, stores.emulatorEndpoint)
   Object.assign(process.env, {
-    LMS_DYNAMODB_ENDPOINT: stores.dynamoEndpoint,
-    LMS_SQS_ENDPOINT: stores.emulatorEndpoint,
-    LMS_S3_ENDPOINT: stores.emulatorEndpoint,
     LMS_TABLE_NAME: BENCH_TABLE,
     AWS_REGION: BENCH_REGION,
     LMS_LOG_LEVEL: 'silent',

@@ -60,19 +60,19 @@ const FAIL_ABOVE_BYTES_FOR: Partial<Record<BundleName, number>> = {
 
 /** The size each bundle must stay under (minified); groups not named here, the default. */
 const LIMIT_BYTES: Partial<Record<BundleName, number>> = { plans: 60 * KiB, docs: 120 * KiB }
-const DEFAULT_LIMIT_BYTES = 250 * KiB
-/** Groups that must not carry a DynamoDB client at all: they read nothing. */
+const DEFAULT_LIMIT_BYTES = 350 * KiB
+/** Groups that must not carry any AWS client at all: they read nothing. */
 const WITHOUT_DYNAMODB: readonly BundleName[] = ['plans', 'docs']
 /** A group's cold import may take at most this many times the bare handler's (CPU, paired, same run). */
-export const COLD_IMPORT_RATIO_LIMIT = 1.3
+export const COLD_IMPORT_RATIO_LIMIT = 1.5
 
 export interface BundleResult {
   readonly group: BundleName
   readonly bytes: number
   readonly limitBytes: number
   readonly sourceMapBytes: number
-  /** Whether the bundle holds @aws-sdk/client-dynamodb. */
-  readonly dynamoDbClient: boolean
+  /** Whether the bundle holds an AWS SDK service client (`@aws-sdk/client-*`). */
+  readonly awsClient: boolean
   /** The largest packages in the bundle, bytes each (the metafile's view). */
   readonly largest: readonly { readonly name: string; readonly bytes: number }[]
   readonly coldImportMs: readonly number[]
@@ -81,7 +81,7 @@ export interface BundleResult {
   readonly coldImportRatio: number
   /** The same imports' CPU time (user + system): steadier than the wall clock on a busy machine. */
   readonly coldImportCpuMedianMs: number
-  /** CPU time, paired as coldImportRatio: the figure the 1.3x target is judged on. */
+  /** CPU time, paired as coldImportRatio: the figure the 1.5x target is judged on. */
   readonly coldImportCpuRatio: number
 }
 
@@ -240,7 +240,7 @@ export async function measureBundles(
   // A clean environment, as a Lambda has: no tsx loader in NODE_OPTIONS, config able to load.
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    LMS_DYNAMODB_ENDPOINT: dynamoEndpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamoEndpoint,
     LMS_LOG_LEVEL: 'silent',
   }
   delete env.NODE_OPTIONS
@@ -284,7 +284,7 @@ export async function measureBundles(
           bytes: b.bytes,
           limitBytes: LIMIT_BYTES[group] ?? DEFAULT_LIMIT_BYTES,
           sourceMapBytes: b.sourceMapBytes,
-          dynamoDbClient: packages.some((p) => p.name === '@aws-sdk/client-dynamodb'),
+          awsClient: packages.some((p) => p.name.startsWith('@aws-sdk/client-')),
           largest: packages.slice(0, 3),
           coldImportMs: ms.map((t) => round(t, 1)),
           coldImportMedianMs: round(median(ms), 1),
@@ -332,7 +332,7 @@ export function bundleTargets(result: BundlesResult): BundleTarget[] {
   }
   const groups = result.groups.filter((b) => !isWorker(b))
   const workers = result.groups.filter(isWorker)
-  const withClient = groups.filter((b) => WITHOUT_DYNAMODB.includes(b.group) && b.dynamoDbClient)
+  const withClient = groups.filter((b) => WITHOUT_DYNAMODB.includes(b.group) && b.awsClient)
   const ratio = `<= ${COLD_IMPORT_RATIO_LIMIT}x the bare DynamoDB handler's (CPU time, paired imports, median)`
   return [
     sizeLine(
@@ -340,7 +340,7 @@ export function bundleTargets(result: BundlesResult): BundleTarget[] {
       groups,
     ),
     {
-      target: `no DynamoDB client in ${WITHOUT_DYNAMODB.join(', ')}`,
+      target: `no AWS client in ${WITHOUT_DYNAMODB.join(', ')}`,
       actual: withClient.length ? `in ${withClient.map((b) => b.group).join(', ')}` : 'none',
       met: withClient.length === 0,
     },

@@ -59,7 +59,7 @@ const sum = (calls: readonly DbCall[]) => ({
 })
 
 export async function runScenarios(handler: LambdaHandler, seeded: SeededTenant): Promise<ScenarioResult[]> {
-  installSdkProbe()
+  await installSdkProbe()
   const byId = seeded.users[Math.floor(seeded.users.length / 2)]
   if (!byId) throw new Error('no users seeded')
   const all = (): boolean => true

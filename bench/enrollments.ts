@@ -219,7 +219,7 @@ export async function runEnrollments(
   seeded: SeededTenant,
 ): Promise<EnrollmentsResult> {
   const started = performance.now()
-  installSdkProbe()
+  await installSdkProbe()
   const { tenant } = seeded
   const active = pickActiveUsers(seeded.users, 2 * BULK_ROWS + 1)
   const oneCourseUsers = active.slice(0, BULK_ROWS)

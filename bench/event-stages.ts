@@ -4,7 +4,7 @@
  * never a production log), so the bench shows which wait makes the latency: the stream poll, the relay's
  * batch, the queue or the worker.
  */
-import { dynamoDbWrappers } from '../shared/aws/dynamodb-call.ts'
+import type { AwsCall } from '../test/helpers/dynamodb-calls.ts'
 
 /** The stamps of one delivery, in ms since the epoch. */
 interface Stamps {
@@ -54,8 +54,8 @@ export function stageTracer(deliveryIdOf: (eventId: string) => string) {
 
   return {
     /** Stamps the worker's claim and the marking of events relayed. */
-    watchDynamo(): void {
-      dynamoDbWrappers.push((next) => async (op, input) => {
+    watchDynamo(wrapDynamoDbCalls: (wrap: (next: AwsCall) => AwsCall) => unknown): void {
+      wrapDynamoDbCalls((next) => async (op, input) => {
         const text = JSON.stringify(input)
         const started = Date.now()
         const out = await next(op, input)

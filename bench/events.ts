@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { loadavg } from 'node:os'
-import { dynamoDbWrappers } from '../shared/aws/dynamodb-call.ts'
+import type { AwsCall } from '../test/helpers/dynamodb-calls.ts'
 import { BENCH_REGION, BENCH_TABLE, startBenchStores } from './bench-stores.ts'
 import { stageTracer, type StageSummary } from './event-stages.ts'
 import { cpuSince } from './process-cpu.ts'
@@ -65,8 +65,12 @@ interface Counter {
   checkpoints: number
 }
 
-function count(counter: Counter, checkpointPk?: string): void {
-  dynamoDbWrappers.push((next) => async (op, input) => {
+function count(
+  wrapDynamoDbCalls: (wrap: (next: AwsCall) => AwsCall) => unknown,
+  counter: Counter,
+  checkpointPk?: string,
+): void {
+  wrapDynamoDbCalls((next) => async (op, input) => {
     const pk = (input as { Item?: { pk?: { S?: string } } }).Item?.pk?.S
     if (op === 'PutItem' && checkpointPk !== undefined && pk === checkpointPk) counter.checkpoints += 1
     else counter.byOp.set(op, (counter.byOp.get(op) ?? 0) + 1)
@@ -102,7 +106,7 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
 
-  const { queueObservers } = await import('../shared/queue/sqs.ts')
+  const { wrapDynamoDbCalls, wrapQueueCalls } = await import('../test/helpers/dynamodb-calls.ts')
   const { createTenant } = await import('../shared/services/tenants-service.ts')
   const { createEndpoint } = await import('../shared/services/webhooks-service.ts')
   const { newEvent } = await import('../shared/domain/events.ts')
@@ -115,10 +119,14 @@ async function main(): Promise<void> {
   const db: Counter = { byOp: new Map(), checkpoints: 0 }
   const queue: Counter = { byOp: new Map(), checkpoints: 0 }
   const { keys } = await import('../shared/store/keys.ts')
-  count(db, keys.relayCheckpoint('').pk)
-  queueObservers.beforeSend.add(() => queue.byOp.set('SendMessage', (queue.byOp.get('SendMessage') ?? 0) + 1))
-  stages.watchDynamo()
-  queueObservers.sent.add((m) => stages.queued(m.body))
+  count(wrapDynamoDbCalls, db, keys.relayCheckpoint('').pk)
+  stages.watchDynamo(wrapDynamoDbCalls)
+  wrapQueueCalls((next) => async (op, input) => {
+    queue.byOp.set(op, (queue.byOp.get(op) ?? 0) + 1)
+    const out = await next(op, input)
+    if (op === 'SendMessage') stages.queued(String(input.MessageBody))
+    return out
+  })
   const workers = startWorkers({ stores, region: BENCH_REGION, tableName: BENCH_TABLE, relay: true })
 
   const writeOne = async () => {

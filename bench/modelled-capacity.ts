@@ -23,7 +23,6 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { DynamoDBClient, GetItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb'
-import { dynamoDbWrappers } from '../shared/aws/dynamodb-call.ts'
 import { tableSchema } from '../shared/store/table-schema.ts'
 
 type Image = Record<string, AttributeValue>
@@ -172,7 +171,7 @@ function touchedBy(op: string, input: Record<string, unknown>): Touched[] {
 }
 
 /** Adds the model to the client's middleware stack, once; outside a probe it prices nothing. */
-export function installCapacityModel(endpoint: string, table: string): void {
+export async function installCapacityModel(endpoint: string, table: string): Promise<void> {
   if (installed) return
   installed = true
   const reader = new DynamoDBClient({
@@ -182,7 +181,8 @@ export function installCapacityModel(endpoint: string, table: string): void {
   })
   const read = async (key: Image): Promise<Image | undefined> =>
     (await reader.send(new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item
-  dynamoDbWrappers.push((next) => async (op, input) => {
+  const { wrapDynamoDbCalls } = await import('../test/helpers/dynamodb-calls.ts')
+  wrapDynamoDbCalls((next) => async (op, input) => {
     const writes = scope.getStore()
     const touched = writes ? touchedBy(op, input as Record<string, unknown>) : []
     if (!writes || touched.length === 0) return next(op, input)

@@ -85,7 +85,7 @@ export function formatReport(r: BenchResults, totalMs: number): string {
   for (const b of r.bundles.groups) {
     lines.push(
       `  ${pad(b.group, 12)} ${lpad(kib(b.bytes), 11)} ${lpad(kib(b.limitBytes), 10)} ${lpad(kib(b.sourceMapBytes), 11)}  ` +
-        `${pad(b.dynamoDbClient ? 'yes' : 'no', 8)}  ${b.coldImportMedianMs} ms (${b.coldImportMs.join(', ')}), ${b.coldImportRatio}x` +
+        `${pad(b.awsClient ? 'yes' : 'no', 8)}  ${b.coldImportMedianMs} ms (${b.coldImportMs.join(', ')}), ${b.coldImportRatio}x` +
         `; CPU ${b.coldImportCpuMedianMs} ms, ${b.coldImportCpuRatio}x`,
     )
     lines.push(`  ${pad('', 12)} largest: ${b.largest.map((p) => `${p.name} ${kib(p.bytes)}`).join(', ')}`)

@@ -147,7 +147,7 @@ export async function runReportsBench(o: ReportsBenchOptions): Promise<ReportsBe
     ],
     ['completions: sort by score', '/api/v1/reports/completions?sort_by=score'],
   ]
-  installSdkProbe()
+  await installSdkProbe()
   const base = { method: 'GET', host: `${tenant.slug}.${config.serviceHost}`, apiKey: key } as const
   // Warms the handler's modules and the tenant cache; not counted.
   const warm: ApiRequest = { ...base, url: '/api/v1/reports/courses/performance?per_page=1' }

@@ -5,7 +5,6 @@
  * there: the difference is work the metrics do not see.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { dynamoDbWrappers } from '../shared/aws/dynamodb-call.ts'
 
 export interface SdkAttempt {
   readonly op: string
@@ -28,11 +27,15 @@ function outcomeOf(err: unknown): string {
   return codes.length ? `${err.name}(${codes.join(',')})` : err.name
 }
 
-/** Wraps the product's DynamoDB calls with the probe, once; outside a probe it records nothing. */
-export function installSdkProbe(): void {
+/**
+ * Wraps the product's DynamoDB calls with the probe, once; outside a probe it records nothing.
+ * The client is imported here, after the bench has pointed config at its stores.
+ */
+export async function installSdkProbe(): Promise<void> {
   if (installed) return
   installed = true
-  dynamoDbWrappers.push((next) => async (op, input) => {
+  const { wrapDynamoDbCalls } = await import('../test/helpers/dynamodb-calls.ts')
+  wrapDynamoDbCalls((next) => async (op, input) => {
     const attempts = scope.getStore()
     const items = (input as { TransactItems?: unknown[] }).TransactItems?.length
     const startMs = performance.now()

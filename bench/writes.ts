@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     const { runListCosts } = await import('./list-costs.ts')
     const { publishedCourses } = await import('./course-fixtures.ts')
     const { installCapacityModel } = await import('./modelled-capacity.ts')
-    installCapacityModel(stores.dynamoEndpoint, BENCH_TABLE)
+    await installCapacityModel(stores.dynamoEndpoint, BENCH_TABLE)
     const { handler: users } = await import('../functions/users/handler.ts')
     const { handler: groups } = await import('../functions/groups/handler.ts')
     const { handler: courses } = await import('../functions/courses/handler.ts')

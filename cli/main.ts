@@ -4,15 +4,17 @@
  * against the local stack's stores by default (same ports and environment as `npm start`).
  */
 import { contentBucketName } from '../shared/store/table-schema.ts'
+import { pointAtEmbeddedStores } from '../local/aws-environment.ts'
 import { parseArgs, UsageError } from './args.ts'
 
 function pointAtLocalStack(): void {
   if (process.env.LMS_TARGET === 'aws') return
   const dynamoPort = process.env.LMS_DYNAMODB_PORT?.trim() || '8000'
   const emulatorPort = process.env.LMS_EMULATOR_PORT?.trim() || '4566'
-  process.env.LMS_DYNAMODB_ENDPOINT ||= `http://127.0.0.1:${dynamoPort}`
-  process.env.LMS_SQS_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
-  process.env.LMS_S3_ENDPOINT ||= `http://127.0.0.1:${emulatorPort}`
+  pointAtEmbeddedStores(
+    process.env.AWS_ENDPOINT_URL_DYNAMODB?.trim() || `http://127.0.0.1:${dynamoPort}`,
+    process.env.AWS_ENDPOINT_URL_SQS?.trim() || `http://127.0.0.1:${emulatorPort}`,
+  )
   process.env.LMS_CONTENT_BUCKET ||= contentBucketName
   process.env.LMS_LOG_LEVEL ||= 'silent'
   process.env.LMS_WEBHOOKS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-webhooks`
@@ -24,7 +26,7 @@ async function main(): Promise<number> {
   if (process.env.LMS_TARGET !== 'aws') {
     // The key of the stack whose DynamoDB this command talks to, so both can open what either sealed.
     const { cliKey } = await import('../local/encryption-key.ts')
-    const dynamoPort = Number(new URL(process.env.LMS_DYNAMODB_ENDPOINT ?? '').port)
+    const dynamoPort = Number(new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '').port)
     process.env.LMS_ENCRYPTION_KEY = cliKey(dynamoPort, process.env.LMS_DATA_DIR?.trim() || '.lms-data')
   }
   const { run } = await import('./commands.ts')

@@ -29,12 +29,13 @@ export const neverLoadedInLambda: readonly string[] = [
 
 /**
  * Functions whose code imports one of those modules statically, so it must be in their bundle (a
- * Lambda would fail at load without it): the S3 client (the export worker uploads the files)
- * imports the event streams at load, for the S3 operations that stream. bench/bundles.ts fails the
- * run when this list misses one.
+ * Lambda would fail at load without it): the S3 client imports the event streams at load, for the
+ * S3 operations that stream, and two functions carry it (the export worker uploads the files, the
+ * reports group pre-signs their download URLs). bench/bundles.ts fails the run when this list
+ * misses one.
  */
 const bundledWhereImportedStatically: Readonly<Record<string, readonly string[]>> = {
-  '@smithy/core/event-streams': ['workers/export-build'],
+  '@smithy/core/event-streams': ['workers/export-build', 'reports'],
 }
 
 /** The function of a handler's entry: `functions/<name>/handler.ts` is `<name>`, `functions/workers/<name>/...` `workers/<name>`. */

@@ -3,6 +3,7 @@
  * bucket, then the local gateway serving the real handler modules. On first start with an empty
  * data dir it creates the demo tenant and prints its admin key (shown once).
  */
+import { pointAtEmbeddedStores } from './aws-environment.ts'
 import { publishStackKey, stackKey } from './encryption-key.ts'
 import { startStores } from './stores.ts'
 import { contentBucketName, exportsBucketName } from '../shared/store/table-schema.ts'
@@ -49,9 +50,7 @@ async function main(): Promise<void> {
   })
   stopStarted = () => stores.stop()
   // The handlers read their configuration at import: point them at the stores before importing.
-  process.env.LMS_DYNAMODB_ENDPOINT = stores.dynamoEndpoint
-  process.env.LMS_SQS_ENDPOINT = stores.emulatorEndpoint
-  process.env.LMS_S3_ENDPOINT = stores.emulatorEndpoint
+  pointAtEmbeddedStores(stores.dynamoEndpoint, stores.emulatorEndpoint)
   process.env.LMS_CONTENT_BUCKET = contentBucketName
   process.env.LMS_EXPORTS_BUCKET = exportsBucketName
   process.env.LMS_TABLE_NAME = tableName

@@ -25,10 +25,16 @@ function int(name: string, fallback: number): number {
 export interface Config {
   readonly tableName: string
   readonly region: string
-  /** Set locally (DynamoDB Local, LocalStack); undefined in AWS, where the SDK's defaults apply. */
-  readonly dynamodbEndpoint: string | undefined
-  readonly sqsEndpoint: string | undefined
-  readonly s3Endpoint: string | undefined
+  /**
+   * A floor under every AWS call's time limit (shared/aws/settings.ts), for emulators on a busy
+   * machine; unset in AWS. Where calls go is the SDK's own `AWS_ENDPOINT_URL*` (only s3PathStyle looks).
+   */
+  readonly awsRequestTimeoutMs: number | undefined
+  /**
+   * S3 addressed by path (`<endpoint>/<bucket>/<key>`): set when an S3 endpoint is configured (an
+   * emulator or LocalStack has no DNS for virtual-hosted buckets); AWS uses virtual-hosted names.
+   */
+  readonly s3PathStyle: boolean
   /** Module packages; unset where nothing uploads or downloads them. */
   readonly contentBucket: string | undefined
   /** Tenants are reached at `<slug>.<serviceHost>`. */
@@ -80,8 +86,6 @@ export interface Config {
   readonly mailFrom: string
   /** The SES configuration set every message is sent with (event publishing, suppression). */
   readonly sesConfigurationSet: string | undefined
-  /** Set to reach an SES emulator (LocalStack); undefined in AWS. */
-  readonly sesEndpoint: string | undefined
   /** Where contact requests are forwarded; unset, they are only kept for `lms contact list`. */
   readonly operatorEmail: string | undefined
   /** Report export files (private; pre-signed GET URLs only); unset where nothing exports. */
@@ -116,7 +120,6 @@ function key(name: string): Buffer | undefined {
 }
 
 function readConfig(): Config {
-  const local = optional('LMS_DYNAMODB_ENDPOINT')
   const logLevel = str('LMS_LOG_LEVEL', 'info')
   if (logLevel !== 'debug' && logLevel !== 'info' && logLevel !== 'silent') {
     throw new Error('Environment variable LMS_LOG_LEVEL must be debug, info or silent')
@@ -124,9 +127,10 @@ function readConfig(): Config {
   return {
     tableName: str('LMS_TABLE_NAME', 'lms'),
     region: str('AWS_REGION', 'us-east-1'),
-    dynamodbEndpoint: local,
-    sqsEndpoint: optional('LMS_SQS_ENDPOINT'),
-    s3Endpoint: optional('LMS_S3_ENDPOINT'),
+    awsRequestTimeoutMs: process.env.LMS_AWS_REQUEST_TIMEOUT_MS?.trim()
+      ? int('LMS_AWS_REQUEST_TIMEOUT_MS', 0)
+      : undefined,
+    s3PathStyle: Boolean(optional('AWS_ENDPOINT_URL_S3') ?? optional('AWS_ENDPOINT_URL')),
     contentBucket: optional('LMS_CONTENT_BUCKET'),
     serviceHost: str('LMS_SERVICE_HOST', 'localhost').toLowerCase(),
     corporateOrigin: str('LMS_CORPORATE_ORIGIN', 'https://www.example.com'),
@@ -164,7 +168,6 @@ function mailConfig() {
     mailTransport: transport,
     mailFrom: str('LMS_MAIL_FROM', `no-reply@${str('LMS_SERVICE_HOST', 'localhost').toLowerCase()}`),
     sesConfigurationSet: optional('LMS_SES_CONFIGURATION_SET'),
-    sesEndpoint: optional('LMS_SES_ENDPOINT'),
     operatorEmail: optional('LMS_OPERATOR_EMAIL'),
   } as const
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { config } from '../config.ts'
+import { errorFields } from '../log.ts'
 import { routeByKey } from '../routes.ts'
 import { currentDbMetrics, summarize } from '../store/metrics.ts'
 import type { MiddyRequest } from './context.ts'
@@ -37,9 +38,16 @@ function finish(request: MiddyRequest, error?: unknown): void {
     status: response?.statusCode,
     durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
     ...(db ? { db: summarize(db) } : {}),
-    ...(error instanceof Error && (response?.statusCode ?? 500) >= 500 ? { errorName: error.name } : {}),
+    ...((response?.statusCode ?? 500) >= 500 ? failure(error) : {}),
   }
   process.stdout.write(`${JSON.stringify(line)}\n`)
+}
+
+/** A failed request's error by name, with the AWS request id of the call that failed, if any. */
+function failure(error: unknown) {
+  if (!(error instanceof Error)) return {}
+  const { errorName, causeName, awsRequestId } = errorFields(error)
+  return { errorName, ...(causeName ? { causeName } : {}), ...(awsRequestId ? { awsRequestId } : {}) }
 }
 
 export function requestLog() {

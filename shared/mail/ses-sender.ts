@@ -1,35 +1,13 @@
 /**
- * The MailSender of AWS: Amazon SES v2 SendEmail, from the configured sender identity, with the
- * configuration set (event publishing, suppression list). A transport error leaves with its name
- * only: SES messages quote the addresses they refused, and log lines hold no personal data.
- *
- * One signed REST-JSON call (shared/aws/signed-json-call.ts) rather than `@aws-sdk/client-sesv2`,
- * which was about 60 KiB of the notifications worker's bundle for this one operation
- * (docs/decisions/0013-request-path-cost.md); test/unit/mail/ses-sender.test.ts compares the
- * request with the client's.
+ * The MailSender of AWS: Amazon SES v2 SendEmail through the product's SES client
+ * (shared/aws/ses.ts), from the configured sender identity, with the configuration set (event
+ * publishing, suppression list). A transport error leaves with its name only: SES messages quote
+ * the addresses they refused, and log lines hold no personal data.
  */
-import { AwsCallError, awsEndpoint, callAwsJson, type AwsJsonService } from '../aws/signed-json-call.ts'
+import { SendEmailCommand } from '@aws-sdk/client-sesv2'
+import { ses } from '../aws/ses.ts'
 import { config } from '../config.ts'
 import type { MailMessage, MailSender } from '../domain/notifications/mail.ts'
-import { emulatorCredentials, lambdaCredentials } from '../aws/credentials.ts'
-
-/** Where SendEmail goes: the configured endpoint (LocalStack, a test's server) or SES of the region. */
-export type MailService = AwsJsonService
-
-const fromConfig = (): MailService =>
-  config.sesEndpoint
-    ? {
-        endpoint: config.sesEndpoint,
-        region: config.region,
-        credentials: emulatorCredentials,
-      }
-    : {
-        endpoint: awsEndpoint('email', config.region),
-        region: config.region,
-        credentials: lambdaCredentials(),
-      }
-
-const sendEmail = { signingName: 'ses', path: '/v2/email/outbound-emails', name: 'SendEmail' } as const
 
 /** SES refused this message for good (a malformed or rejected address): sending again cannot help. */
 const PERMANENT = new Set(['MessageRejected', 'BadRequestException'])
@@ -61,20 +39,14 @@ export function sendEmailInput(m: MailMessage) {
   }
 }
 
-/** The SES sender of a service (tests give a local server); `sesSender` is config's. */
-export function sesSenderFor(service: () => MailService): MailSender {
-  return {
-    async send(m) {
-      try {
-        const out = (await callAwsJson(service(), sendEmail, sendEmailInput(m))) as { MessageId?: unknown }
-        return { messageId: typeof out.MessageId === 'string' ? out.MessageId : '' }
-      } catch (err) {
-        const name = err instanceof AwsCallError ? err.errorType : 'UnknownError'
-        throw new MailTransportError(name, PERMANENT.has(name))
-      }
-    },
-  }
+export const sesSender: MailSender = {
+  async send(m) {
+    try {
+      const out = await ses.send(new SendEmailCommand(sendEmailInput(m)))
+      return { messageId: out.MessageId ?? '' }
+    } catch (err) {
+      const name = err instanceof Error ? err.name : 'UnknownError'
+      throw new MailTransportError(name, PERMANENT.has(name))
+    }
+  },
 }
-
-let configured: MailService | undefined
-export const sesSender: MailSender = sesSenderFor(() => (configured ??= fromConfig()))

@@ -2,22 +2,11 @@
  * Module packages in the content bucket: one object per module, written when the app uploads
  * the package and read only through short-lived pre-signed URLs (the bucket is never public).
  */
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { config } from '../config.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
-import { emulatorCredentials } from '../aws/credentials.ts'
-
-const s3 = new S3Client({
-  region: config.region,
-  ...(config.s3Endpoint
-    ? {
-        endpoint: config.s3Endpoint,
-        forcePathStyle: true,
-        credentials: emulatorCredentials,
-      }
-    : {}),
-})
+import { s3 } from '../aws/s3.ts'
 
 function bucket(): string {
   if (!config.contentBucket) throw new Error('The content bucket is not configured')

@@ -1,52 +1,81 @@
 /**
- * The senders: every DynamoDB call goes through here, so each one asks for its consumed capacity,
- * records it, and maps throttling to a retryable domain error. Store modules build params; this
- * module sends them.
+ * The senders: every DynamoDB call goes through here, through the SDK's document client
+ * (shared/aws/dynamodb.ts), so each one asks for its consumed capacity, records it, and maps
+ * throttling and time-outs to a retryable domain error. Store modules build params; this module
+ * sends them.
  */
-import type {
-  BatchGetCommandOutput,
-  BatchWriteCommandInput,
-  BatchWriteCommandOutput,
-  DeleteCommandInput,
-  GetCommandInput,
-  PutCommandInput,
-  QueryCommandInput,
-  QueryCommandOutput,
-  TransactWriteCommandInput,
-  UpdateCommandInput,
+import {
+  QueryCommand as RawQueryCommand,
+  type AttributeValue,
+  type CancellationReason,
+} from '@aws-sdk/client-dynamodb'
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type BatchWriteCommandInput,
+  type DeleteCommandInput,
+  type GetCommandInput,
+  type PutCommandInput,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+  type TransactWriteCommandInput,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb'
-import { fromAttributeMap, toAttributeMap, type AttributeMap } from '../aws/attribute-values.ts'
-import type { CancellationReason } from '../aws/dynamodb-call.ts'
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb'
+import { documents, dynamoDb } from '../aws/dynamodb.ts'
+import { config } from '../config.ts'
 import { ServiceUnavailableError } from '../domain/errors.ts'
-import { tableName } from './clients.ts'
-import { documents, queryAttributeValues } from './documents.ts'
 import type { Key } from './keys.ts'
 import { recordDbCall } from './metrics.ts'
 
+export const tableName = config.tableName
+
 export type Item = Record<string, unknown>
+export type AttributeMap = Record<string, AttributeValue>
 type WithoutTable<T> = Omit<T, 'TableName'>
 
-const THROTTLING = new Set([
+/**
+ * Failures another attempt may cure, once the SDK's own retries are spent: throttling, the
+ * service's own faults, and a call that ran out of time or lost its connection.
+ */
+const TRANSIENT = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
   'InternalServerError',
   'ServiceUnavailable',
+  'TimeoutError',
 ])
+const TRANSIENT_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT'])
+
+function isTransient(err: unknown): boolean {
+  if (!(err instanceof Error)) return false
+  const code = (err as { code?: unknown }).code
+  return TRANSIENT.has(err.name) || (typeof code === 'string' && TRANSIENT_NETWORK.has(code))
+}
 
 function mapInfrastructureError(err: unknown): never {
-  if (err instanceof Error && THROTTLING.has(err.name)) throw new ServiceUnavailableError({ cause: err })
+  if (isTransient(err)) throw new ServiceUnavailableError({ cause: err })
   throw err
 }
 
+/**
+ * A batch read or write whose unprocessed keys or items stayed unprocessed through every attempt
+ * (DynamoDB throttled them each time): 503, the caller may retry the whole.
+ */
+export class UnprocessedItemsLeft extends ServiceUnavailableError {}
+
 export async function getItem(key: Key, options: WithoutTable<Omit<GetCommandInput, 'Key'>> = {}) {
   try {
-    const out = await documents.send('GetItem', {
-      TableName: tableName,
-      Key: key,
-      ReturnConsumedCapacity: 'TOTAL',
-      ...options,
-    })
+    const out = await documents.send(
+      new GetCommand({ TableName: tableName, Key: key, ReturnConsumedCapacity: 'TOTAL', ...options }),
+    )
     recordDbCall('GetItem', out.ConsumedCapacity)
     return out.Item
   } catch (err) {
@@ -58,11 +87,9 @@ export type QueryOutput = Omit<QueryCommandOutput, '$metadata'>
 
 export async function query(input: WithoutTable<QueryCommandInput>): Promise<QueryOutput> {
   try {
-    const out = await documents.send('Query', {
-      TableName: tableName,
-      ReturnConsumedCapacity: 'TOTAL',
-      ...input,
-    })
+    const out = await documents.send(
+      new QueryCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
     recordDbCall('Query', out.ConsumedCapacity)
     return out
   } catch (err) {
@@ -87,13 +114,15 @@ export async function queryRaw(
 ): Promise<RawPage> {
   const { ExpressionAttributeValues: values, ...rest } = input
   try {
-    const out = await queryAttributeValues({
-      TableName: tableName,
-      ReturnConsumedCapacity: 'TOTAL',
-      ...rest,
-      ...(values ? { ExpressionAttributeValues: toAttributeMap(values) } : {}),
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    })
+    const out = await dynamoDb.send(
+      new RawQueryCommand({
+        TableName: tableName,
+        ReturnConsumedCapacity: 'TOTAL',
+        ...rest,
+        ...(values ? { ExpressionAttributeValues: marshall(values, { removeUndefinedValues: true }) } : {}),
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    )
     recordDbCall('Query', out.ConsumedCapacity)
     return { items: out.Items ?? [], next: out.LastEvaluatedKey }
   } catch (err) {
@@ -131,11 +160,9 @@ export async function queryCount(input: WithoutTable<QueryCommandInput>): Promis
 
 export async function putItem(input: WithoutTable<PutCommandInput>): Promise<void> {
   try {
-    const out = await documents.send('PutItem', {
-      TableName: tableName,
-      ReturnConsumedCapacity: 'TOTAL',
-      ...input,
-    })
+    const out = await documents.send(
+      new PutCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
     recordDbCall('PutItem', out.ConsumedCapacity)
   } catch (err) {
     mapInfrastructureError(err)
@@ -145,11 +172,9 @@ export async function putItem(input: WithoutTable<PutCommandInput>): Promise<voi
 /** @returns the deleted item's attributes when `ReturnValues: 'ALL_OLD'` asked for them. */
 export async function deleteItem(input: WithoutTable<DeleteCommandInput>): Promise<Item | undefined> {
   try {
-    const out = await documents.send('DeleteItem', {
-      TableName: tableName,
-      ReturnConsumedCapacity: 'TOTAL',
-      ...input,
-    })
+    const out = await documents.send(
+      new DeleteCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
     recordDbCall('DeleteItem', out.ConsumedCapacity)
     return out.Attributes
   } catch (err) {
@@ -159,11 +184,9 @@ export async function deleteItem(input: WithoutTable<DeleteCommandInput>): Promi
 
 export async function updateItem(input: WithoutTable<UpdateCommandInput>): Promise<Item | undefined> {
   try {
-    const out = await documents.send('UpdateItem', {
-      TableName: tableName,
-      ReturnConsumedCapacity: 'TOTAL',
-      ...input,
-    })
+    const out = await documents.send(
+      new UpdateCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
     recordDbCall('UpdateItem', out.ConsumedCapacity)
     return out.Attributes
   } catch (err) {
@@ -181,20 +204,22 @@ export type UpdateOutcome = { readonly updated: Item } | { readonly refused: Ite
  */
 export async function updateOrCurrent(input: WithoutTable<UpdateCommandInput>): Promise<UpdateOutcome> {
   try {
-    const out = await documents.send('UpdateItem', {
-      TableName: tableName,
-      ReturnConsumedCapacity: 'TOTAL',
-      ...input,
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    })
+    const out = await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        ReturnConsumedCapacity: 'TOTAL',
+        ...input,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    )
     recordDbCall('UpdateItem', out.ConsumedCapacity)
     return { updated: out.Attributes ?? {} }
   } catch (err) {
-    // Refusals are not translated: the refused item comes as attribute values.
+    // The document client leaves a refusal as DynamoDB sent it: the item in attribute values.
     if (isConditionalCheckFailed(err)) {
       const item = (err as { Item?: AttributeMap }).Item
-      return { refused: item && fromAttributeMap(item) }
+      return { refused: item && unmarshall(item) }
     }
     return mapInfrastructureError(err)
   }
@@ -245,10 +270,11 @@ export async function transact(items: TransactItem[]): Promise<void> {
   const TransactItems = items.map((item) => withTable(item))
   for (let attempt = 0; ; attempt++) {
     try {
-      const out = await documents.send('TransactWriteItems', {
-        TransactItems,
-        ReturnConsumedCapacity: 'TOTAL',
-      })
+      // The SDK gives the call a ClientRequestToken, kept through its own retries: a retry of a
+      // transaction whose answer was lost is answered as the first, not refused by its conditions.
+      const out = await documents.send(
+        new TransactWriteCommand({ TransactItems, ReturnConsumedCapacity: 'TOTAL' }),
+      )
       recordDbCall('TransactWriteItems', out.ConsumedCapacity)
       return
     } catch (err) {
@@ -278,6 +304,36 @@ function withTable(item: TransactItem): RawTransactItem {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const BATCH_GET_MAX = 100
+const BATCH_WRITE_MAX = 25
+
+/**
+ * Calls of one batch in all, the first included: DynamoDB hands back what it throttled as
+ * unprocessed, and each further call, after a jittered backoff (25 ms doubling, at most 1 s),
+ * sends only that. Past the last, UnprocessedItemsLeft.
+ */
+export const BATCH_ATTEMPTS = 8
+
+const backoff = (attempt: number) => sleep(Math.random() * Math.min(1_000, 25 * 2 ** attempt))
+
+/**
+ * Sends `first` and then, while the answer leaves some of it unprocessed, that rest, at most
+ * BATCH_ATTEMPTS calls in all.
+ */
+async function untilProcessed<T>(
+  first: T[],
+  send: (pending: T[]) => Promise<T[] | undefined>,
+): Promise<void> {
+  let pending = first
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt >= BATCH_ATTEMPTS) throw new UnprocessedItemsLeft()
+    if (attempt > 0) await backoff(attempt)
+    try {
+      pending = (await send(pending)) ?? []
+    } catch (err) {
+      mapInfrastructureError(err)
+    }
+  }
+}
 
 /** Reads many items by key (100 per call), retrying unprocessed keys. Order is not kept. */
 export async function batchGet(
@@ -287,29 +343,24 @@ export async function batchGet(
 ): Promise<Item[]> {
   const out: Item[] = []
   for (let i = 0; i < keyList.length; i += BATCH_GET_MAX) {
-    let pending: Record<string, unknown>[] | undefined = keyList
-      .slice(i, i + BATCH_GET_MAX)
-      .map((k) => ({ ...k }))
-    for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      try {
-        const res: Omit<BatchGetCommandOutput, '$metadata'> = await documents.send('BatchGetItem', {
+    const chunk: Item[] = keyList.slice(i, i + BATCH_GET_MAX).map((k) => ({ ...k }))
+    await untilProcessed(chunk, async (Keys) => {
+      const res = await documents.send(
+        new BatchGetCommand({
           RequestItems: {
             [tableName]: {
-              Keys: pending,
+              Keys,
               ...(projection ? { ProjectionExpression: projection } : {}),
               ...(names ? { ExpressionAttributeNames: names } : {}),
             },
           },
           ReturnConsumedCapacity: 'TOTAL',
-        })
-        recordDbCall('BatchGetItem', res.ConsumedCapacity)
-        out.push(...((res.Responses?.[tableName] ?? []) as Item[]))
-        pending = res.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined
-        if (pending?.length) await sleep(20 * 2 ** attempt)
-      } catch (err) {
-        mapInfrastructureError(err)
-      }
-    }
+        }),
+      )
+      recordDbCall('BatchGetItem', res.ConsumedCapacity)
+      out.push(...((res.Responses?.[tableName] ?? []) as Item[]))
+      return res.UnprocessedKeys?.[tableName]?.Keys
+    })
   }
   return out
 }
@@ -322,21 +373,14 @@ async function batchWrite(requests: WriteRequest[], concurrency: number): Promis
   const worker = async (): Promise<void> => {
     while (next < requests.length) {
       const start = next
-      next += 25
-      let pending: WriteRequest[] | undefined = requests.slice(start, start + 25)
-      for (let attempt = 0; pending && pending.length > 0; attempt++) {
-        if (attempt > 0) await sleep(20 * 2 ** Math.min(attempt, 6))
-        try {
-          const res: Omit<BatchWriteCommandOutput, '$metadata'> = await documents.send('BatchWriteItem', {
-            RequestItems: { [tableName]: pending },
-            ReturnConsumedCapacity: 'TOTAL',
-          })
-          recordDbCall('BatchWriteItem', res.ConsumedCapacity)
-          pending = res.UnprocessedItems?.[tableName]
-        } catch (err) {
-          mapInfrastructureError(err)
-        }
-      }
+      next += BATCH_WRITE_MAX
+      await untilProcessed(requests.slice(start, start + BATCH_WRITE_MAX), async (pending) => {
+        const res = await documents.send(
+          new BatchWriteCommand({ RequestItems: { [tableName]: pending }, ReturnConsumedCapacity: 'TOTAL' }),
+        )
+        recordDbCall('BatchWriteItem', res.ConsumedCapacity)
+        return res.UnprocessedItems?.[tableName]
+      })
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker))

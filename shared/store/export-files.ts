@@ -3,23 +3,10 @@
  * a stream through a multipart upload, so the worker holds a few parts at most, never the file,
  * and read only through short-lived pre-signed GET URLs (export-download-url.ts signs them).
  */
-import { S3Client } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
 import { Transform, type Writable } from 'node:stream'
 import { config } from '../config.ts'
-import { emulatorCredentials } from '../aws/credentials.ts'
-
-/** Exported for instrumentation and fault injection (tests, bench). */
-export const exportsS3 = new S3Client({
-  region: config.region,
-  ...(config.s3Endpoint
-    ? {
-        endpoint: config.s3Endpoint,
-        forcePathStyle: true,
-        credentials: emulatorCredentials,
-      }
-    : {}),
-})
+import { s3 } from '../aws/s3.ts'
 
 function bucket(): string {
   if (!config.exportsBucket) throw new Error('The exports bucket is not configured')
@@ -54,7 +41,7 @@ export async function uploadExportFile<T>(
     },
   })
   const upload = new Upload({
-    client: exportsS3,
+    client: s3,
     params: { Bucket: bucket(), Key: key, Body: body, ContentType: contentType },
     partSize: PART_BYTES,
     queueSize: PARTS_IN_FLIGHT,

@@ -10,7 +10,7 @@
  * checks are the item schema's all the same: a missing or mistyped attribute fails the item, named
  * by its key, as decodeItem does.
  */
-import type { AttributeValue } from '../aws/attribute-values.ts'
+import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import {
   enrollmentStatuses,
   type Enrollment,

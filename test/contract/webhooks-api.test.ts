@@ -4,7 +4,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { queueObservers } from '../../shared/queue/sqs.ts'
+import { SendMessageCommand } from '@aws-sdk/client-sqs'
+import { mockClient } from 'aws-sdk-client-mock'
+import { sqs } from '../../shared/aws/sqs.ts'
 import {
   createEndpoint,
   deleteEndpoint,
@@ -144,10 +146,8 @@ describe('Route: POST /api/v1/webhooks/deliveries/{id}/retry', () => {
     // Prepare
     const { t } = await withDeliveries(1)
     const [original] = await listDeliveries(t.tenant, {})
-    const fault = () => {
-      throw new Error('queue unavailable')
-    }
-    queueObservers.beforeSend.add(fault)
+    const queue = mockClient(sqs)
+    queue.on(SendMessageCommand).rejects(new Error('queue unavailable'))
 
     // Act
     const retried = retryNow(t.tenant, original?.id ?? '', 'test')
@@ -156,7 +156,7 @@ describe('Route: POST /api/v1/webhooks/deliveries/{id}/retry', () => {
     try {
       await expect(retried).rejects.toThrow(/queue unavailable/)
     } finally {
-      queueObservers.beforeSend.delete(fault)
+      queue.restore()
     }
     expect((await listDeliveries(t.tenant, {})).map((d) => d.id)).toEqual([original?.id])
     expect((await listAudit(t.tenant)).filter((a) => a.action === 'webhook.retry')).toHaveLength(0)

@@ -13,7 +13,8 @@ export function lms(...args: string[]): Promise<CliResult> {
   return runCli(
     {
       ...process.env,
-      LMS_DYNAMODB_ENDPOINT: '',
+      AWS_ENDPOINT_URL_DYNAMODB: '',
+      AWS_ENDPOINT_URL_SQS: '',
       LMS_DYNAMODB_PORT: inject('dynamoPort'),
       LMS_EMULATOR_PORT: inject('emulatorPort'),
     },

@@ -4,14 +4,13 @@
  * is the only clock. The test setup stops what a test left running, whether it passed or not.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { embeddedAwsSettings } from '../../local/aws-environment.ts'
 import { freePort } from '../../local/free-port.ts'
 import { runCli, type CliResult } from './cli.ts'
 
 /** What the test workers' environment points at the suite's shared stack: never inherited here. */
 const sharedStackSettings = [
-  'LMS_DYNAMODB_ENDPOINT',
-  'LMS_SQS_ENDPOINT',
-  'LMS_S3_ENDPOINT',
+  ...embeddedAwsSettings,
   'LMS_CONTENT_BUCKET',
   'LMS_WEBHOOKS_QUEUE_URL',
   'LMS_XAPI_QUEUE_URL',

@@ -3,17 +3,20 @@
  * container needs to learn that the window is full, nothing. This test process is such a fresh
  * container: it shares the store with the local gateway, which filled the window.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { handler } from '../../functions/users/handler.ts'
 import { httpEvent, lambdaContext } from '../../local/lambda-event.ts'
 import { generateKey } from '../../shared/domain/api-keys/key-format.ts'
 import { failedAuthPerIp } from '../../shared/routes.ts'
-import { documents } from '../../shared/store/documents.ts'
+import { wrapDynamoDbCalls } from '../helpers/dynamodb-calls.ts'
 import { call, ownAddress } from '../helpers/http.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
+let unwatch: (() => void) | undefined
+
 afterEach(() => {
-  vi.restoreAllMocks()
+  unwatch?.()
+  unwatch = undefined
 })
 
 /** Runs `scenario` inside one fixed window of the limit; a run cut by the window's end runs again. */
@@ -31,12 +34,13 @@ describe('Rule: a blocked address costs no key read, a valid request nothing mor
     // Prepare
     const t = await newTenant()
     const host = `${t.slug}.localhost`
-    const sent = vi.spyOn(documents, 'send')
-    const keyReadCount = () =>
-      sent.mock.calls.filter(
-        ([op, input]) =>
-          op === 'GetItem' && String((input as { Key?: { pk?: unknown } }).Key?.pk).startsWith('APIKEY#'),
-      ).length
+    /** Each DynamoDB call this container sends: its operation and its key's partition. */
+    const sent: { op: string; pk: string }[] = []
+    unwatch = wrapDynamoDbCalls((next) => async (op, input) => {
+      sent.push({ op, pk: String((input as { Key?: { pk?: { S?: string } } }).Key?.pk?.S) })
+      return next(op, input)
+    })
+    const keyReadCount = () => sent.filter((c) => c.op === 'GetItem' && c.pk.startsWith('APIKEY#')).length
     /** One request to this container's users handler: its status and the key reads it made. */
     const inProcess = async (key: string, sourceIp: string) => {
       const before = keyReadCount()
@@ -51,10 +55,7 @@ describe('Rule: a blocked address costs no key read, a valid request nothing mor
       const result = await handler(event, lambdaContext('lms-users', event.requestContext.requestId))
       return { status: result.statusCode, keyReads: keyReadCount() - before }
     }
-    const windowWrites = () =>
-      sent.mock.calls.filter(([, input]) =>
-        String((input as { Key?: { pk?: unknown } }).Key?.pk).startsWith('RLIP#'),
-      ).length
+    const windowWrites = () => sent.filter((c) => c.pk.startsWith('RLIP#')).length
 
     // Act
     const { filled, learning, blocked, validKey, elsewhere } = await inOneWindow(async () => {

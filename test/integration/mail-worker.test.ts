@@ -1,20 +1,22 @@
 /**
- * The notifications worker in-process against the test stack's table, with a local server standing
- * in for SES only to inject faults (test/helpers/fake-aws.ts): a throttled send is retried (not lost, not doubled), copies of one message
+ * The notifications worker in-process against the test stack's table, with aws-sdk-client-mock in
+ * SES's place only to inject faults: a throttled send is retried (not lost, not doubled), copies of one message
  * at the same time send once, a deactivated learner is skipped, and no log line holds an address,
  * a name or a body.
  */
 import { randomUUID } from 'node:crypto'
 import type { SQSEvent } from 'aws-lambda'
+import { MessageRejected, SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2'
+import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { handler as notificationWorker } from '../../functions/workers/notification-delivery/handler.ts'
 import { newNotification, type Notification } from '../../shared/domain/events.ts'
-import { sesSenderFor } from '../../shared/mail/ses-sender.ts'
+import { sesSender } from '../../shared/mail/ses-sender.ts'
+import { ses } from '../../shared/aws/ses.ts'
 import { sendNotification } from '../../shared/services/mail-service.ts'
 import type { NotificationMessage } from '../../shared/services/notification-relay.ts'
 import { listSinkMail, markerParams } from '../../shared/store/mail-store.ts'
 import { getItem } from '../../shared/store/db.ts'
-import { startFakeAws, type Reply } from '../helpers/fake-aws.ts'
 import { user } from '../helpers/learning.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
@@ -31,25 +33,21 @@ vi.mock('../../shared/config.ts', async (importOriginal) => {
   }
 })
 
-const fakeSes = await startFakeAws('application/json', () => ({ status: 200, body: { MessageId: 'ses-1' } }))
-afterAll(() => fakeSes.close())
-const sesSender = sesSenderFor(() => ({
-  endpoint: fakeSes.endpoint,
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-}))
-/** What SES answers when it refuses: the error type in a header, a message quoting the address. */
-const refusal = (type: string, status: number, message: string): Reply => ({
-  status,
-  headers: { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazonaws.sesv2/` },
-  body: { message },
-})
-/** The SendEmail bodies SES received. */
-const sent = () => fakeSes.received.map((r) => JSON.parse(r.body) as Record<string, unknown>)
+const sesMock = mockClient(ses)
+afterAll(() => sesMock.restore())
+/** What SES answers when it refuses: the error type, a message quoting the address. */
+const refusal = (type: 'TooManyRequestsException' | 'MessageRejected', status: number, message: string) =>
+  new (type === 'MessageRejected' ? MessageRejected : TooManyRequestsException)({
+    $metadata: { httpStatusCode: status },
+    message,
+  })
+/** The SendEmail inputs SES received. */
+const sent = () => sesMock.commandCalls(SendEmailCommand).map((c) => c.args[0].input)
 
 let stdout: MockInstance<typeof process.stdout.write>
 beforeEach(() => {
-  fakeSes.reset()
+  sesMock.reset()
+  sesMock.on(SendEmailCommand).resolves({ MessageId: 'ses-1' })
   stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
 })
 afterEach(() => stdout.mockRestore())
@@ -91,10 +89,11 @@ describe('Worker: notification delivery (in-process)', () => {
     const t = await newTenant()
     const learner = await user(t, { locale: 'fr-CA', first_name: 'Zoé' })
     const msg = confirmation(t.tenant.id, learner.id)
-    // Throttled on each of the sender's three attempts, then accepted.
-    fakeSes.replies = [1, 2, 3].map(() =>
-      refusal('TooManyRequestsException', 429, `Rate exceeded for ${learner.email}`),
-    )
+    // Throttled (once the SDK's own attempts are spent), then accepted.
+    sesMock
+      .on(SendEmailCommand)
+      .rejectsOnce(refusal('TooManyRequestsException', 429, `Rate exceeded for ${learner.email}`))
+      .resolves({ MessageId: 'ses-1' })
 
     // Act
     const first = sendNotification(msg, sesSender)
@@ -102,11 +101,10 @@ describe('Worker: notification delivery (in-process)', () => {
     await sendNotification(msg, sesSender)
     await sendNotification(msg, sesSender)
 
-    // Assess: the first delivery's three throttled attempts, then one accepted; the redelivery
-    // after it sends nothing
+    // Assess: the first delivery throttled, then one accepted; the redelivery after it sends nothing
     const calls = sent()
-    expect(calls).toHaveLength(4)
-    const input = calls[3] as {
+    expect(calls).toHaveLength(2)
+    const input = calls[1] as {
       Content?: { Simple?: { Body?: { Html?: { Data?: string } } } }
     }
     expect(input).toMatchObject({
@@ -183,7 +181,10 @@ describe('Worker: notification delivery (in-process)', () => {
     const t = await newTenant()
     const learner = await user(t)
     const msg = confirmation(t.tenant.id, learner.id)
-    fakeSes.replies = [refusal('MessageRejected', 400, `Email address is not verified: ${learner.email}`)]
+    sesMock
+      .on(SendEmailCommand)
+      .rejectsOnce(refusal('MessageRejected', 400, `Email address is not verified: ${learner.email}`))
+      .resolves({ MessageId: 'ses-1' })
 
     // Act
     await sendNotification(msg, sesSender)

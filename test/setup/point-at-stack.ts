@@ -1,12 +1,11 @@
 /** Test files that call services directly (to arrange data) use the same stores as the gateway. */
 import { afterEach, inject } from 'vitest'
+import { pointAtEmbeddedStores } from '../../local/aws-environment.ts'
 import { closeOpenReceivers } from '../helpers/receiver.ts'
 import { stopOpenStacks } from '../helpers/stack.ts'
 import { contentBucketName, exportsBucketName } from '../../shared/store/table-schema.ts'
 
-process.env.LMS_DYNAMODB_ENDPOINT = inject('dynamoEndpoint')
-process.env.LMS_SQS_ENDPOINT = inject('emulatorEndpoint')
-process.env.LMS_S3_ENDPOINT = inject('emulatorEndpoint')
+pointAtEmbeddedStores(inject('dynamoEndpoint'), inject('emulatorEndpoint'))
 process.env.LMS_CONTENT_BUCKET = contentBucketName
 process.env.LMS_EXPORTS_BUCKET = exportsBucketName
 process.env.LMS_LOG_LEVEL = 'silent'

@@ -7,7 +7,8 @@
  * sweeper catches anything the stream never relays).
  */
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda'
-import { fromAttributeMap, type AttributeMap } from '../../../shared/aws/attribute-values.ts'
+import type { AttributeValue } from '@aws-sdk/client-dynamodb'
+import { unmarshall } from '@aws-sdk/util-dynamodb'
 import { errorFields, log } from '../../../shared/log.ts'
 import { relayAll } from '../../../shared/services/relay-service.ts'
 import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox-store.ts'
@@ -20,7 +21,7 @@ function pendingOf(record: DynamoDBRecord): PendingEvent | undefined {
   // Only outbox events matter; everything else on the table's stream is passed over unread.
   if (record.eventName !== 'INSERT' || image?.type?.S !== 'event') return undefined
   try {
-    return toPendingEvent(fromAttributeMap(image as AttributeMap))
+    return toPendingEvent(unmarshall(image as Record<string, AttributeValue>))
   } catch (err) {
     log('error', 'unreadable outbox record skipped', {
       sequenceNumber: record.dynamodb?.SequenceNumber,

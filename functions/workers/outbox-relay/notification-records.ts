@@ -3,7 +3,8 @@
  * notifications queue (shared/services/notification-relay.ts), next to the events' fan-out.
  */
 import type { DynamoDBRecord } from 'aws-lambda'
-import { fromAttributeMap, type AttributeMap } from '../../../shared/aws/attribute-values.ts'
+import type { AttributeValue } from '@aws-sdk/client-dynamodb'
+import { unmarshall } from '@aws-sdk/util-dynamodb'
 import { mapLimit } from '../../../shared/concurrency.ts'
 import { errorFields, log } from '../../../shared/log.ts'
 import { relayNotification } from '../../../shared/services/notification-relay.ts'
@@ -18,7 +19,7 @@ function pendingOf(record: DynamoDBRecord): PendingNotification | undefined {
   const image = record.dynamodb?.NewImage
   if (record.eventName !== 'INSERT' || image?.type?.S !== 'notification') return undefined
   try {
-    return toPendingNotification(fromAttributeMap(image as AttributeMap))
+    return toPendingNotification(unmarshall(image as Record<string, AttributeValue>))
   } catch (err) {
     log('error', 'unreadable outbox notification skipped', {
       sequenceNumber: record.dynamodb?.SequenceNumber,

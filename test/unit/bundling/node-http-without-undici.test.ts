@@ -30,7 +30,7 @@ function undiciLoadedBy(url: string): Promise<string[]> {
       // Nothing connects at import: an address that is never called is enough for config to load.
       env: {
         ...process.env,
-        LMS_DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+        AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9',
         LMS_LOG_LEVEL: 'silent',
         NODE_OPTIONS: '',
       },

@@ -1,7 +1,14 @@
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb'
 import type { Context } from 'aws-lambda'
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fakeDocuments } from '../../helpers/fake-documents.ts'
+import { allCalls, mockDocuments } from '../../helpers/mock-documents.ts'
 
 // Client addresses are counted as keyed pseudonyms: a key, as the stack's configuration gives one;
 // and every request reads its tenant (no warm cache), as in the stack-backed tests.
@@ -17,7 +24,7 @@ const { handler: users } = await import('../../../functions/users/handler.ts')
 const { handler: fallback } = await import('../../../functions/fallback/handler.ts')
 type HttpEvent = import('../../../shared/http/context.ts').HttpEvent
 
-const ddb = fakeDocuments()
+const ddb = mockDocuments()
 const tenantId = '11111111-1111-4111-8111-111111111111'
 const userId = '22222222-2222-4222-8222-222222222222'
 const key = generateKey('live')
@@ -60,7 +67,7 @@ const keyItem = {
 
 /** What each DynamoDB call addressed, in order: `Op pk / sk`. */
 function sent(): string[] {
-  return ddb.all().map((call) => {
+  return allCalls(ddb).map((call) => {
     const input = call.input as {
       Key?: { pk: string; sk: string }
       Item?: { pk: string; sk: string }
@@ -73,13 +80,13 @@ function sent(): string[] {
 
 beforeEach(() => {
   ddb.reset()
-  ddb.on('GetItem').resolves({})
-  ddb.on('GetItem', { Key: { pk: 'TENANT#acme', sk: 'TENANT' } }).resolves({ Item: tenantItem })
-  ddb.on('GetItem', { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({ Item: keyItem })
-  ddb.on('UpdateItem').resolves({ Attributes: { count: 1 } })
-  ddb.on('PutItem').resolves({})
-  ddb.on('Query').resolves({ Items: [] })
-  ddb.on('TransactWriteItems').resolves({})
+  ddb.on(GetCommand).resolves({})
+  ddb.on(GetCommand, { Key: { pk: 'TENANT#acme', sk: 'TENANT' } }).resolves({ Item: tenantItem })
+  ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({ Item: keyItem })
+  ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } })
+  ddb.on(PutCommand).resolves({})
+  ddb.on(QueryCommand).resolves({ Items: [] })
+  ddb.on(TransactWriteCommand).resolves({})
 })
 
 afterAll(() => ddb.restore())
@@ -154,12 +161,12 @@ describe('Function: httpStack', () => {
     // Prepare: the month's counter refuses (cap reached); a tenant of its own, so no other test's
     // capped month is remembered for it
     const capped = { ...tenantItem, id: '33333333-3333-4333-8333-333333333333', slug: 'capped' }
-    ddb.on('GetItem', { Key: { pk: 'TENANT#capped', sk: 'TENANT' } }).resolves({ Item: capped })
-    ddb.on('GetItem', { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
+    ddb.on(GetCommand, { Key: { pk: 'TENANT#capped', sk: 'TENANT' } }).resolves({ Item: capped })
+    ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
       Item: { ...keyItem, tenant_id: capped.id },
     })
     ddb
-      .on('UpdateItem', { Key: { pk: `T#${capped.id}` } })
+      .on(UpdateCommand, { Key: { pk: `T#${capped.id}` } })
       .rejects(new ConditionalCheckFailedException({ message: 'capped', $metadata: {} }))
     const get = () =>
       users(
@@ -186,9 +193,9 @@ describe('Function: httpStack', () => {
   it("runs a write only once the tenant's month admitted it", async () => {
     // Prepare
     ddb
-      .on('UpdateItem', { Key: { pk: `T#${tenantId}` } })
+      .on(UpdateCommand, { Key: { pk: `T#${tenantId}` } })
       .rejects(new ConditionalCheckFailedException({ message: 'capped', $metadata: {} }))
-    ddb.on('GetItem', { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
+    ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
       Item: { ...keyItem, scopes: ['read', 'write'] },
     })
 

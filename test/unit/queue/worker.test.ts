@@ -1,7 +1,13 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda'
+import { RequestThrottled, SendMessageCommand } from '@aws-sdk/client-sqs'
+import { mockClient } from 'aws-sdk-client-mock'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { MalformedMessage, queueWorker, readMessage } from '../../../shared/queue/worker.ts'
+import { sqs } from '../../../shared/aws/sqs.ts'
+import { sendMessage } from '../../../shared/queue/sqs.ts'
+
+const NEXT_QUEUE = 'https://sqs.eu-west-1.amazonaws.com/123456789012/lms-xapi'
 
 // Log lines are what this wrapper promises: read them as a deployed worker writes them.
 vi.mock('../../../shared/config.ts', async (importOriginal) => {
@@ -162,6 +168,43 @@ describe('Function: queueWorker', () => {
       ]),
     )
     expect(JSON.stringify(lines)).not.toContain(PERSONAL)
+  })
+
+  it('reports only the message whose follow-up SQS refused, with the request id, and keeps the others sent (partial batch failure)', async () => {
+    // Prepare: each message queues its next attempt; SQS throttles the one for tenant t2
+    const sqsMock = mockClient(sqs)
+    sqsMock.on(SendMessageCommand).resolves({ MessageId: 'm' })
+    sqsMock.on(SendMessageCommand, { MessageBody: JSON.stringify({ tenantId: 't2', attempt: 2 }) }).rejects(
+      new RequestThrottled({
+        $metadata: { httpStatusCode: 400, requestId: 'req-42' },
+        message: 'throttled',
+      }),
+    )
+    const worker = queueWorker({
+      name: 'test',
+      schema: Message,
+      handle: (msg) => sendMessage(NEXT_QUEUE, { ...msg, attempt: msg.attempt + 1 }, 30),
+    })
+
+    // Act
+    let result
+    try {
+      result = await worker(
+        batch(
+          record('a', JSON.stringify({ tenantId: 't1', attempt: 1 })),
+          record('b', JSON.stringify({ tenantId: 't2', attempt: 1 })),
+          record('c', JSON.stringify({ tenantId: 't3', attempt: 1 })),
+        ),
+      )
+    } finally {
+      sqsMock.restore()
+    }
+
+    // Assess
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'b' }])
+    expect(logLines()).toEqual([
+      expect.objectContaining({ messageId: 'b', errorName: 'RequestThrottled', awsRequestId: 'req-42' }),
+    ])
   })
 
   it('reports nothing for a batch that went through', async () => {

@@ -1,10 +1,11 @@
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Tenant } from '../../../shared/domain/tenants/tenant.ts'
 import { meterApiRequest } from '../../../shared/services/usage-service.ts'
-import { fakeDocuments } from '../../helpers/fake-documents.ts'
+import { inputsOf, mockDocuments } from '../../helpers/mock-documents.ts'
 
-const ddb = fakeDocuments()
+const ddb = mockDocuments()
 const now = Date.UTC(2026, 2, 10, 12)
 const tenant: Tenant = {
   id: 't1',
@@ -26,21 +27,21 @@ afterAll(() => ddb.restore())
 describe('Function: meterApiRequest', () => {
   it('admits a request under the cap and only counts it: the alerts are the usage-alerts job’s', async () => {
     // Prepare: this request reaches 80% of the cap
-    ddb.on('UpdateItem').resolves({ Attributes: { count: 32 } })
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 32 } })
 
     // Act + Assess
     expect(await meterApiRequest(tenant, now)).toBe(true)
-    expect(ddb.calls('UpdateItem')).toHaveLength(1)
-    expect(ddb.calls('TransactWriteItems')).toHaveLength(0)
+    expect(inputsOf(ddb, UpdateCommand)).toHaveLength(1)
+    expect(inputsOf(ddb, TransactWriteCommand)).toHaveLength(0)
   })
 
   it('refuses the request once the month cap is reached, writing nothing', async () => {
     // Prepare
-    ddb.on('UpdateItem').rejects(new ConditionalCheckFailedException({ $metadata: {}, message: 'capped' }))
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ $metadata: {}, message: 'capped' }))
 
     // Act + Assess
     expect(await meterApiRequest(tenant, now)).toBe(false)
-    expect(ddb.calls('TransactWriteItems')).toHaveLength(0)
+    expect(inputsOf(ddb, TransactWriteCommand)).toHaveLength(0)
     expect(await meterApiRequest({ ...tenant, monthlyApiCap: 0 }, now)).toBe(false)
   })
 })

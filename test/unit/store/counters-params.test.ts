@@ -1,3 +1,4 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import { cond } from '../../../shared/store/expression.ts'
@@ -10,7 +11,7 @@ import {
 } from '../../../shared/store/counters.ts'
 import { MalformedItem } from '../../../shared/store/store-errors.ts'
 import { readable } from '../../helpers/readable-expression.ts'
-import { fakeDocuments } from '../../helpers/fake-documents.ts'
+import { mockDocuments } from '../../helpers/mock-documents.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
 
@@ -44,13 +45,13 @@ describe('Functions: the counters item', () => {
 })
 
 describe('Function: getCounters', () => {
-  const ddb = fakeDocuments()
+  const ddb = mockDocuments()
   afterAll(() => ddb.restore())
 
   it('reads every counter but the key, none for a tenant without the item, and refuses a counter that is not a number', async () => {
     // Prepare
     ddb
-      .on('GetItem')
+      .on(GetCommand)
       .resolvesOnce({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: 2, users_active: 1 } })
       .resolvesOnce({})
       .resolvesOnce({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: '2' } })

@@ -1,4 +1,13 @@
 import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb'
+import {
   ConditionalCheckFailedException,
   ProvisionedThroughputExceededException,
   TransactionCanceledException,
@@ -11,13 +20,19 @@ import { toErrorResult } from '../../../shared/http/errors.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import { createUser, getUser } from '../../../shared/services/users-service.ts'
 import { consumeMinuteWindow } from '../../../shared/store/rate-limits-store.ts'
+import {
+  BATCH_ATTEMPTS,
+  batchDelete,
+  batchGet,
+  UnprocessedItemsLeft,
+  updateOrCurrent,
+} from '../../../shared/store/db.ts'
 import { handler } from '../../../functions/users/handler.ts'
-import type { DocumentOperations } from '../../../shared/store/documents.ts'
 import type { HttpEvent } from '../../../shared/http/context.ts'
 import type { Context } from 'aws-lambda'
-import { fakeDocuments } from '../../helpers/fake-documents.ts'
+import { inputsOf, mockDocuments } from '../../helpers/mock-documents.ts'
 
-const ddb = fakeDocuments()
+const ddb = mockDocuments()
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'free' }
 const meta = { $metadata: {} }
 const input = { email: 'a@b.co', first_name: 'A', last_name: 'B', role: 'learner' as const }
@@ -30,11 +45,11 @@ function cancelled(codes: string[]) {
   })
 }
 
-type SentItem = NonNullable<DocumentOperations['TransactWriteItems'][0]['TransactItems']>[number]
+type SentItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
 
 /** Cancels a transaction on the condition of the items `which` picks by what they are, wherever they sit. */
 function failing(which: (item: SentItem) => boolean) {
-  return (input: DocumentOperations['TransactWriteItems'][0]) =>
+  return (input: TransactWriteCommandInput) =>
     Promise.reject(
       cancelled((input.TransactItems ?? []).map((i) => (which(i) ? 'ConditionalCheckFailed' : 'None'))),
     )
@@ -45,7 +60,7 @@ const isEmailGuard = (i: SentItem) => String(i.Put?.Item?.sk).startsWith('EMAIL#
 beforeEach(() => {
   ddb.reset()
   // Custom field definitions: none.
-  ddb.on('Query').resolves({ Items: [] })
+  ddb.on(QueryCommand).resolves({ Items: [] })
 })
 
 afterEach(() => {
@@ -54,43 +69,43 @@ afterEach(() => {
 
 describe('Fault injection: store errors become domain errors', () => {
   it('maps throttling on a read to ServiceUnavailableError, and every key is in the caller tenant', async () => {
-    ddb.on('GetItem').rejects(new ProvisionedThroughputExceededException({ ...meta, message: 'slow down' }))
+    ddb.on(GetCommand).rejects(new ProvisionedThroughputExceededException({ ...meta, message: 'slow down' }))
     await expect(getUser(tenant, '22222222-2222-4222-8222-222222222222')).rejects.toBeInstanceOf(
       ServiceUnavailableError,
     )
-    const reads = ddb.calls('GetItem')
+    const reads = inputsOf(ddb, GetCommand)
     expect(reads.length).toBeGreaterThan(0)
     for (const read of reads) expect(String(read.Key?.pk)).toBe(`T#${tenant.id}`)
   })
 
   it('maps a failed seat-cap condition to the entitlement error and a failed e-mail guard to 409', async () => {
-    ddb.on('GetItem').resolves({})
-    ddb.on('TransactWriteItems').callsFakeOnce(failing(isCounters))
+    ddb.on(GetCommand).resolves({})
+    ddb.on(TransactWriteCommand).callsFakeOnce(failing(isCounters))
     await expect(createUser(tenant, input, operator)).rejects.toBeInstanceOf(EntitlementError)
     ddb.reset()
-    ddb.on('GetItem').resolves({})
-    ddb.on('Query').resolves({ Items: [] })
-    ddb.on('TransactWriteItems').callsFake(failing(isEmailGuard))
+    ddb.on(GetCommand).resolves({})
+    ddb.on(QueryCommand).resolves({ Items: [] })
+    ddb.on(TransactWriteCommand).callsFake(failing(isEmailGuard))
     await expect(createUser(tenant, input, operator)).rejects.toBeInstanceOf(ConflictError)
   })
 
   it('retries a transaction that lost a conflict, then succeeds', async () => {
-    ddb.on('GetItem').resolves({})
+    ddb.on(GetCommand).resolves({})
     ddb
-      .on('TransactWriteItems')
+      .on(TransactWriteCommand)
       .rejectsOnce(cancelled(['None', 'None', 'TransactionConflict', 'None']))
       .resolves({})
     const user = await createUser(tenant, input, operator)
     expect(user.email).toBe('a@b.co')
-    expect(ddb.calls('TransactWriteItems')).toHaveLength(2)
+    expect(inputsOf(ddb, TransactWriteCommand)).toHaveLength(2)
   })
 
   it.each([['ThrottlingError'], ['ProvisionedThroughputExceeded']])(
     'maps a transaction cancelled for %s on one item to ServiceUnavailableError (503 with Retry-After)',
     async (code) => {
       // Prepare
-      ddb.on('GetItem').resolves({})
-      ddb.on('TransactWriteItems').rejects(cancelled(['None', code, 'None', 'None']))
+      ddb.on(GetCommand).resolves({})
+      ddb.on(TransactWriteCommand).rejects(cancelled(['None', code, 'None', 'None']))
 
       // Act
       const err: unknown = await createUser(tenant, input, operator).catch((e: unknown) => e)
@@ -103,8 +118,8 @@ describe('Fault injection: store errors become domain errors', () => {
 
   it('never maps a transaction cancelled for a ValidationError (an item too large) to 503', async () => {
     // Prepare
-    ddb.on('GetItem').resolves({})
-    ddb.on('TransactWriteItems').rejects(cancelled(['ValidationError', 'None', 'None', 'None']))
+    ddb.on(GetCommand).resolves({})
+    ddb.on(TransactWriteCommand).rejects(cancelled(['ValidationError', 'None', 'None', 'None']))
 
     // Act
     const err: unknown = await createUser(tenant, input, operator).catch((e: unknown) => e)
@@ -112,11 +127,65 @@ describe('Fault injection: store errors become domain errors', () => {
     // Assess: not retryable, so never "retry shortly"; and tried once, not retried as a conflict
     expect(err).not.toBeInstanceOf(ServiceUnavailableError)
     expect(toErrorResult(err).result.statusCode).not.toBe(503)
-    expect(ddb.calls('TransactWriteItems')).toHaveLength(1)
+    expect(inputsOf(ddb, TransactWriteCommand)).toHaveLength(1)
+  })
+
+  it('maps a call that ran out of time (after every attempt of the SDK) to ServiceUnavailableError, 503', async () => {
+    const timeout = Object.assign(new Error('Request did not complete within 3000 ms'), {
+      name: 'TimeoutError',
+    })
+    ddb.on(GetCommand).rejects(timeout)
+
+    const err: unknown = await getUser(tenant, '22222222-2222-4222-8222-222222222222').catch(
+      (e: unknown) => e,
+    )
+
+    expect(err).toBeInstanceOf(ServiceUnavailableError)
+    expect(toErrorResult(err).result).toMatchObject({ statusCode: 503, headers: { 'retry-after': '1' } })
+  })
+
+  it('reads the item a failed condition returns, in plain values (ConditionalCheckFailed with the item)', async () => {
+    ddb.on(UpdateCommand).rejects(
+      new ConditionalCheckFailedException({
+        ...meta,
+        message: 'The conditional request failed',
+        Item: { pk: { S: 'T#1' }, sk: { S: 'COUNTERS' }, seats: { N: '7' }, tags: { SS: ['a'] } },
+      }),
+    )
+
+    const outcome = await updateOrCurrent({
+      Key: { pk: 'T#1', sk: 'COUNTERS' },
+      UpdateExpression: 'SET a = :a',
+    })
+
+    expect(outcome).toEqual({ refused: { pk: 'T#1', sk: 'COUNTERS', seats: 7, tags: new Set(['a']) } })
+  })
+
+  it('retries unprocessed batch keys with a cap, then fails with a named 503', async () => {
+    const keys = [
+      { pk: 'T#1', sk: 'A' },
+      { pk: 'T#1', sk: 'B' },
+    ]
+    ddb
+      .on(BatchGetCommand)
+      .resolvesOnce({ Responses: { lms: [keys[0]!] }, UnprocessedKeys: { lms: { Keys: [keys[1]!] } } })
+      .resolvesOnce({ Responses: { lms: [keys[1]!] } })
+    expect(await batchGet(keys)).toEqual(keys)
+    expect(inputsOf(ddb, BatchGetCommand).map((i) => i.RequestItems?.['lms']?.Keys)).toEqual([
+      keys,
+      [keys[1]],
+    ])
+
+    ddb.reset()
+    ddb.on(BatchWriteCommand).resolves({ UnprocessedItems: { lms: [{ DeleteRequest: { Key: keys[0]! } }] } })
+    const err: unknown = await batchDelete([keys[0]!]).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(UnprocessedItemsLeft)
+    expect(err).toBeInstanceOf(ServiceUnavailableError)
+    expect(inputsOf(ddb, BatchWriteCommand)).toHaveLength(BATCH_ATTEMPTS)
   })
 
   it('reads a failed rate-window condition as a full window', async () => {
-    ddb.on('UpdateItem').rejects(new ConditionalCheckFailedException({ ...meta, message: 'full' }))
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ ...meta, message: 'full' }))
     expect(await consumeMinuteWindow('k', 0, 1000, 120)).toBeUndefined()
   })
 })
@@ -157,16 +226,16 @@ describe('Fault injection: the handler answers in the envelope, never with a sta
   } as unknown as HttpEvent
 
   function arrange(userRead: () => void) {
-    ddb.on('GetItem', { Key: { pk: 'TENANT#acme', sk: 'TENANT' } }).resolves({ Item: tenantItem })
-    ddb.on('GetItem', { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({ Item: keyItem })
-    ddb.on('UpdateItem').resolves({ Attributes: { count: 1 } })
+    ddb.on(GetCommand, { Key: { pk: 'TENANT#acme', sk: 'TENANT' } }).resolves({ Item: tenantItem })
+    ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({ Item: keyItem })
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } })
     userRead()
   }
 
   it('answers 503 with Retry-After when the user read is throttled', async () => {
     arrange(() =>
       ddb
-        .on('GetItem', { Key: { pk: `T#${tenant.id}`, sk: 'USER#22222222-2222-4222-8222-222222222222' } })
+        .on(GetCommand, { Key: { pk: `T#${tenant.id}`, sk: 'USER#22222222-2222-4222-8222-222222222222' } })
         .rejects(
           new ProvisionedThroughputExceededException({ ...meta, message: 'throttled at partition X' }),
         ),
@@ -181,10 +250,10 @@ describe('Fault injection: the handler answers in the envelope, never with a sta
   it('answers 503 with Retry-After, never 500, when a hot item keeps conflicting with other transactions', async () => {
     // Prepare: a write key; every TransactWriteItems on the hot course/counter loses its conflict
     arrange(() => {
-      ddb.on('GetItem', { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
+      ddb.on(GetCommand, { Key: { pk: `APIKEY#${key.hash}`, sk: 'APIKEY' } }).resolves({
         Item: { ...keyItem, scopes: ['read', 'write'] },
       })
-      ddb.on('TransactWriteItems').rejects(cancelled(['None', 'None', 'TransactionConflict', 'None']))
+      ddb.on(TransactWriteCommand).rejects(cancelled(['None', 'None', 'TransactionConflict', 'None']))
     })
     const post = {
       ...event,
@@ -200,7 +269,7 @@ describe('Fault injection: the handler answers in the envelope, never with a sta
     const res = await handler(post, {} as Context)
 
     // Assess: retried a few times first, then "retry shortly" in the envelope
-    expect(ddb.calls('TransactWriteItems').length).toBeGreaterThan(1)
+    expect(inputsOf(ddb, TransactWriteCommand).length).toBeGreaterThan(1)
     expect(res.statusCode).toBe(503)
     expect(res.headers?.['retry-after']).toBe('1')
     expect(JSON.parse(res.body ?? '')).toMatchObject({ data: null, meta: null, error: { code: 503 } })
@@ -210,7 +279,7 @@ describe('Fault injection: the handler answers in the envelope, never with a sta
   it('answers 500 with a bare message for an unexpected error', async () => {
     arrange(() =>
       ddb
-        .on('GetItem', { Key: { pk: `T#${tenant.id}`, sk: 'USER#22222222-2222-4222-8222-222222222222' } })
+        .on(GetCommand, { Key: { pk: `T#${tenant.id}`, sk: 'USER#22222222-2222-4222-8222-222222222222' } })
         .rejects(new Error('ValidationException: secret table detail')),
     )
     const res = await handler(event, {} as Context)

@@ -1,9 +1,10 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, describe, expect, it } from 'vitest'
 import { outboxPut } from '../../../shared/store/outbox-items.ts'
 import { listPendingEvents, relayParams, toPendingEvent } from '../../../shared/store/outbox-store.ts'
 import { MalformedItem } from '../../../shared/store/store-errors.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
-import { fakeDocuments } from '../../helpers/fake-documents.ts'
+import { mockDocuments } from '../../helpers/mock-documents.ts'
 
 const tenant = { id: 't1', plan: 'growth' } as const
 const event = {
@@ -88,14 +89,14 @@ describe('Function: toPendingEvent', () => {
 })
 
 describe('Function: listPendingEvents', () => {
-  const ddb = fakeDocuments()
+  const ddb = mockDocuments()
   afterAll(() => ddb.restore())
 
   it('hands an item it cannot read back as its error, next to the events it can', async () => {
     // Prepare
     const good = outboxPut(tenant, event).Put?.Item ?? {}
     const bad = { ...outboxPut(tenant, { ...event, id: 'ev2' }).Put?.Item, data: 'not a map' }
-    ddb.on('Query').resolves({ Items: [bad, good] })
+    ddb.on(QueryCommand).resolves({ Items: [bad, good] })
 
     // Act
     const { readable, unreadable } = await listPendingEvents('2026-03-02T00:00:00.000Z', 100)

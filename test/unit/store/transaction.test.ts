@@ -1,12 +1,13 @@
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { putItem } from '../../../shared/store/db.ts'
 import { commit, writeOrRefuse } from '../../../shared/store/transaction.ts'
 import { isRefused, WriteRefused } from '../../../shared/store/store-errors.ts'
 import { retryOnConflict } from '../../../shared/store/optimistic.ts'
-import { fakeDocuments } from '../../helpers/fake-documents.ts'
+import { inputsOf, mockDocuments } from '../../helpers/mock-documents.ts'
 
-const ddb = fakeDocuments()
+const ddb = mockDocuments()
 const key = (sk: string) => ({ pk: 'T#1', sk })
 const put = (sk: string) => ({ Put: { Item: key(sk), ConditionExpression: 'attribute_not_exists(pk)' } })
 
@@ -25,7 +26,7 @@ describe('Function: commit', () => {
   it('names the refusals of the steps whose conditions failed, in step order', async () => {
     // Prepare
     ddb
-      .on('TransactWriteItems')
+      .on(TransactWriteCommand)
       .rejects(cancelled(['None', 'ConditionalCheckFailed', 'ConditionalCheckFailed']))
 
     // Act
@@ -45,13 +46,13 @@ describe('Function: commit', () => {
 
   it('sends the items with the table name, in order', async () => {
     // Prepare
-    ddb.on('TransactWriteItems').resolves({})
+    ddb.on(TransactWriteCommand).resolves({})
 
     // Act
     await commit([{ item: put('A') }, { item: put('B') }])
 
     // Assess
-    const sent = ddb.calls('TransactWriteItems')[0]?.TransactItems ?? []
+    const sent = inputsOf(ddb, TransactWriteCommand)[0]?.TransactItems ?? []
     expect(sent.map((i) => i.Put?.Item?.sk)).toEqual(['A', 'B'])
     expect(sent.every((i) => typeof i.Put?.TableName === 'string')).toBe(true)
   })
@@ -68,7 +69,7 @@ describe('Function: commit', () => {
 
   it('sends nothing for no steps', async () => {
     await commit([])
-    expect(ddb.calls('TransactWriteItems')).toHaveLength(0)
+    expect(inputsOf(ddb, TransactWriteCommand)).toHaveLength(0)
   })
 })
 
@@ -153,7 +154,7 @@ describe('Function: writeOrRefuse', () => {
   it('names the refusal of a single write whose condition failed, and passes other errors through', async () => {
     // Prepare
     ddb
-      .on('PutItem')
+      .on(PutCommand)
       .rejectsOnce(
         new ConditionalCheckFailedException({ $metadata: {}, message: 'The conditional request failed' }),
       )
