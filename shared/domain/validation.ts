@@ -77,7 +77,10 @@ const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):(\d{2}))$/
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
-const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
+const isLeap = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+/** Days of `month` (1-12) in the proleptic Gregorian calendar (Date.UTC would read years 0-99 as 19xx). */
+const daysIn = (year: number, month: number) =>
+  month === 2 ? (isLeap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31
 
 /** A real day of the calendar (no 30 February), of a four-digit year. */
 function isCalendarDay(year: string, month: string, day: string): boolean {
