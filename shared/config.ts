@@ -39,6 +39,12 @@ export interface Config {
   readonly contentBucket: string | undefined
   /** Tenants are reached at `<slug>.<serviceHost>`. */
   readonly serviceHost: string
+  /**
+   * The scheme of the tenants' own URLs (`<scheme>://<slug>.<serviceHost>`), which redirects are
+   * built from (never from a request header such as X-Forwarded-Proto): LMS_PUBLIC_SCHEME, else
+   * http for the local stack's `localhost` and https everywhere else.
+   */
+  readonly publicScheme: 'http' | 'https'
   /** The one origin allowed to read the public plans catalog cross-origin. */
   readonly corporateOrigin: string
   /** How long a Lambda container may reuse a tenant record it has read (keys are never cached). */
@@ -119,6 +125,14 @@ function key(name: string): Buffer | undefined {
   return buf
 }
 
+function scheme(serviceHost: string): 'http' | 'https' {
+  const local = serviceHost === 'localhost' || serviceHost.endsWith('.localhost')
+  const raw = str('LMS_PUBLIC_SCHEME', local ? 'http' : 'https')
+  if (raw !== 'http' && raw !== 'https')
+    throw new Error('Environment variable LMS_PUBLIC_SCHEME must be http or https')
+  return raw
+}
+
 function readConfig(): Config {
   const logLevel = str('LMS_LOG_LEVEL', 'info')
   if (logLevel !== 'debug' && logLevel !== 'info' && logLevel !== 'silent') {
@@ -133,6 +147,7 @@ function readConfig(): Config {
     s3PathStyle: Boolean(optional('AWS_ENDPOINT_URL_S3') ?? optional('AWS_ENDPOINT_URL')),
     contentBucket: optional('LMS_CONTENT_BUCKET'),
     serviceHost: str('LMS_SERVICE_HOST', 'localhost').toLowerCase(),
+    publicScheme: scheme(str('LMS_SERVICE_HOST', 'localhost').toLowerCase()),
     corporateOrigin: str('LMS_CORPORATE_ORIGIN', 'https://www.example.com'),
     tenantCacheMs: int('LMS_TENANT_CACHE_MS', 5000),
     logLevel,

@@ -6,7 +6,7 @@ import {
   UpdateCourseInput,
 } from '../../shared/domain/courses/course.ts'
 import { AddModuleInput } from '../../shared/domain/courses/module.ts'
-import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
+import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
@@ -36,7 +36,7 @@ export const listCourses = route('GET /api/v1/courses', async ({ tenant, query }
 })
 
 export const createCourse = route('POST /api/v1/courses', async ({ tenant, body }) => {
-  return created(toCourseResource(await courses.createCourse(tenant, parseOrThrow(CreateCourseInput, body))))
+  return created(toCourseResource(await courses.createCourse(tenant, parseBody(CreateCourseInput, body))))
 })
 
 export const getCourse = route('GET /api/v1/courses/{id}', async ({ tenant, ...input }) => {
@@ -45,9 +45,7 @@ export const getCourse = route('GET /api/v1/courses/{id}', async ({ tenant, ...i
 
 export const updateCourse = route('PATCH /api/v1/courses/{id}', async ({ tenant, body, ...input }) => {
   const id = pathId(input, 'id', 'course', Uuid)
-  return ok(
-    toCourseResource(await courses.updateCourse(tenant, id, parseOrThrow(UpdateCourseInput, body ?? {}))),
-  )
+  return ok(toCourseResource(await courses.updateCourse(tenant, id, parseBody(UpdateCourseInput, body, {}))))
 })
 
 export const archiveCourse = route('DELETE /api/v1/courses/{id}', async ({ tenant, ...input }) => {
@@ -63,7 +61,7 @@ export const listModules = route('GET /api/v1/courses/{id}/modules', async ({ te
 
 export const addModule = route('POST /api/v1/courses/{id}/modules', async ({ tenant, body, ...input }) => {
   const id = pathId(input, 'id', 'course', Uuid)
-  return created(toModuleResource(await courses.addModule(tenant, id, parseOrThrow(AddModuleInput, body))))
+  return created(toModuleResource(await courses.addModule(tenant, id, parseBody(AddModuleInput, body))))
 })
 
 const CourseEnrollmentsQuery = v.object({
@@ -93,7 +91,7 @@ export const enrollInCourse = route(
   'POST /api/v1/courses/{id}/enrollments',
   async ({ tenant, body, ...input }) => {
     const courseId = pathId(input, 'id', 'course', Uuid)
-    const { user_id, due_date } = parseOrThrow(CourseEnrollmentInput, body)
+    const { user_id, due_date } = parseBody(CourseEnrollmentInput, body)
     const e = await enrollments.createEnrollment(tenant, {
       userId: user_id,
       courseId,

@@ -9,7 +9,7 @@ import {
   UpdateEnrollmentInput,
 } from '../../shared/domain/enrollments/enrollment.ts'
 import { ValidationError } from '../../shared/domain/errors.ts'
-import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
+import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, envelope, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
@@ -39,7 +39,7 @@ export const listEnrollments = route('GET /api/v1/enrollments', async ({ tenant,
 })
 
 export const createEnrollment = route('POST /api/v1/enrollments', async ({ tenant, body }) => {
-  const input = parseOrThrow(CreateEnrollmentInput, body)
+  const input = parseBody(CreateEnrollmentInput, body)
   const e = await enrollments.createEnrollment(tenant, {
     userId: input.user_id,
     courseId: input.course_id,
@@ -50,7 +50,7 @@ export const createEnrollment = route('POST /api/v1/enrollments', async ({ tenan
 
 /** Each row is validated on its own: a malformed row is that row's error, not the request's. */
 export const bulkEnroll = route('POST /api/v1/enrollments/bulk', async ({ tenant, body }) => {
-  const { enrollments: raw } = parseOrThrow(BulkEnrollmentInput, body)
+  const { enrollments: raw } = parseBody(BulkEnrollmentInput, body)
   const rows: (EnrollRow | { invalid: string })[] = raw.map((row, index) => {
     try {
       const r = parseOrThrow(CreateEnrollmentInput, row, `enrollments[${index}]`)
@@ -91,7 +91,7 @@ export const updateEnrollment = route(
   'PATCH /api/v1/enrollments/{id}',
   async ({ tenant, body, ...input }) => {
     const id = pathId(input, 'id', 'enrollment', Uuid)
-    const { due_date } = parseOrThrow(UpdateEnrollmentInput, body ?? {})
+    const { due_date } = parseBody(UpdateEnrollmentInput, body, {})
     return ok(toEnrollmentResource(await enrollments.setDueDate(tenant, id, due_date)))
   },
 )

@@ -6,7 +6,7 @@ import {
   RemoveMembersInput,
   UpdateGroupInput,
 } from '../../shared/domain/groups/group.ts'
-import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
+import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
@@ -29,7 +29,7 @@ export const listGroups = route('GET /api/v1/groups', async ({ tenant, query }) 
 })
 
 export const createGroup = route('POST /api/v1/groups', async ({ tenant, body }) => {
-  const input = parseOrThrow(CreateGroupInput, body)
+  const input = parseBody(CreateGroupInput, body)
   return created(toGroupResource(await groups.createGroup(tenant, input)))
 })
 
@@ -39,7 +39,7 @@ export const getGroup = route('GET /api/v1/groups/{id}', async ({ tenant, ...inp
 
 export const updateGroup = route('PATCH /api/v1/groups/{id}', async ({ tenant, body, ...input }) => {
   const id = pathId(input, 'id', 'group', Uuid)
-  const changes = parseOrThrow(UpdateGroupInput, body ?? {})
+  const changes = parseBody(UpdateGroupInput, body, {})
   return ok(toGroupResource(await groups.updateGroup(tenant, id, changes)))
 })
 
@@ -70,7 +70,7 @@ export const listMembers = route('GET /api/v1/groups/{id}/members', async ({ ten
 
 export const addMembers = route('POST /api/v1/groups/{id}/members', async ({ tenant, body, ...input }) => {
   const id = pathId(input, 'id', 'group', Uuid)
-  const { user_ids } = parseOrThrow(AddMembersInput, body)
+  const { user_ids } = parseBody(AddMembersInput, body)
   return ok(await groups.addMembers(tenant, id, user_ids))
 })
 
@@ -78,7 +78,7 @@ export const removeMembers = route(
   'DELETE /api/v1/groups/{id}/members',
   async ({ tenant, body, ...input }) => {
     const id = pathId(input, 'id', 'group', Uuid)
-    const { user_ids } = parseOrThrow(RemoveMembersInput, body)
+    const { user_ids } = parseBody(RemoveMembersInput, body)
     return ok(await groups.removeMembers(tenant, id, user_ids))
   },
 )

@@ -7,15 +7,20 @@ import type { HttpEvent, HttpResult } from '../../shared/http/context.ts'
 import { errorResult } from '../../shared/http/responses.ts'
 import { publicRoute, type PublicInput } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import { resolveTenant } from '../../shared/http/tenant-from-host.ts'
+import { resolveTenant, slugFromHost } from '../../shared/http/tenant-from-host.ts'
+import { config } from '../../shared/config.ts'
+import { NotFoundError } from '../../shared/domain/errors.ts'
+import { Uuid } from '../../shared/domain/validation.ts'
 import {
   launchErrorCodes,
   LaunchRefused,
   LOGIN_STATE_SECONDS,
+  oversizedLoginParam,
   SESSION_SECONDS,
 } from '../../shared/domain/lti/lti.ts'
 import { tenantServes, type Tenant } from '../../shared/domain/tenants/tenant.ts'
-import { log } from '../../shared/log.ts'
+import * as v from 'valibot'
+import { errorFields, log } from '../../shared/log.ts'
 import { publishedJwks } from '../../shared/services/lti-keys-service.ts'
 import { accountFor } from '../../shared/services/lti-accounts-service.ts'
 import {
@@ -37,13 +42,16 @@ import {
 } from '../../shared/services/lti-learner-service.ts'
 import * as pages from './pages.ts'
 
-/** The tool's URLs on the host the request came to (https in AWS; http on the local stack's `*.localhost`). */
+/**
+ * The tool's URLs on the tenant's own host: the configured scheme and `<slug>.<serviceHost>` (the
+ * port the request came to is kept, for the local stack), never a scheme or host as a request
+ * header sends it (issue 26: X-Forwarded-Proto `https://evil.example/#` made an open redirect).
+ */
 function toolUrls(event: HttpEvent): ToolUrls {
   const host = event.headers?.host ?? event.requestContext?.domainName ?? ''
-  const name = host.replace(/:\d+$/, '').toLowerCase()
-  const forwarded = event.headers?.['x-forwarded-proto']?.split(',')[0]?.trim()
-  const scheme = forwarded ?? (name === 'localhost' || name.endsWith('.localhost') ? 'http' : 'https')
-  const origin = `${scheme}://${host}`
+  const slug = slugFromHost(host, config.serviceHost)
+  const port = /:(\d{1,5})$/.exec(host)?.[0] ?? ''
+  const origin = `${config.publicScheme}://${slug ? `${slug}.` : ''}${config.serviceHost}${port}`
   return { origin, api: `${origin}/api/v1` }
 }
 
@@ -99,6 +107,15 @@ async function handleLogin(input: PublicInput): Promise<HttpResult> {
   if (missing.length > 0) return errorResult(400, 'missing_required_params', { missing })
   const tenant = await servingTenant(input.event)
   if (!tenant) return toLogin(urls, 'SamlNotConfigured')
+  const oversized = oversizedLoginParam({ ...params })
+  if (oversized) {
+    log('info', 'lti login refused', {
+      tenantId: tenant.id,
+      code: 'SamlInvalidAssertion',
+      reason: `${oversized} too long`,
+    })
+    return toLogin(urls, 'SamlInvalidAssertion')
+  }
   const outcome = await login(tenant, params, urls)
   if (outcome.kind === 'missing')
     return errorResult(400, 'missing_required_params', { missing: outcome.fields })
@@ -127,10 +144,20 @@ async function verified(input: PublicInput, kind: 'launch' | 'deep_link') {
   return { tenant, message, state }
 }
 
+/**
+ * Every failure of a launch or deep link ends on the login page with a code and no detail (spec
+ * 001): a refusal with its own code; anything else (a claim the users API would not take, a store
+ * failure) with SamlInvalidAssertion, logged as an error. Only an unknown host stays a 404: there
+ * is no tenant whose login page could show it.
+ */
 function refused(input: PublicInput, err: unknown, route: string): HttpResult {
-  if (!(err instanceof LaunchRefused)) throw err
-  log('info', 'lti message refused', { route, code: err.code, reason: err.reason })
-  return toLogin(toolUrls(input.event), err.code)
+  if (err instanceof NotFoundError && err.code === 'tenant.not_found') throw err
+  if (err instanceof LaunchRefused) {
+    log('info', 'lti message refused', { route, code: err.code, reason: err.reason })
+    return toLogin(toolUrls(input.event), err.code)
+  }
+  log('error', 'lti message failed', { route, ...errorFields(err) })
+  return toLogin(toolUrls(input.event), 'SamlInvalidAssertion')
 }
 
 const clearState = (state: string | undefined) =>
@@ -158,7 +185,7 @@ export const postDeepLink = publicRoute('POST /api/v1/lti/deep-link', async (inp
     if (!message.registration.deepLinking)
       throw new LaunchRefused('SamlNotConfigured', 'deep linking is off for this registration')
     const response = await deepLinkingResponse(tenant, message, urls)
-    if (!response) throw new LaunchRefused('SamlInvalidAssertion', 'deep_link_return_url missing')
+    if (!response) throw new LaunchRefused('SamlInvalidAssertion', 'deep_link_return_url missing or invalid')
     return pages.autoSubmitForm(response.returnUrl, response.jwt, pages.frameAncestorsFor(urls.origin))
   } catch (err) {
     return refused(input, err, 'deep-link')
@@ -198,11 +225,17 @@ export const getCatalog = publicRoute('GET /catalog', async ({ event }) => {
   return pages.catalogPage(await catalog(tenant), frame)
 })
 
+/** Course ids are UUIDs: anything else names no course (and is never looked up). */
+const courseIdOf = (path: PublicInput['path']): string | undefined =>
+  v.is(Uuid, path.id) ? path.id : undefined
+
 export const getCourse = publicRoute('GET /learn/{id}', async ({ event, path }) => {
   const frame = pages.frameAncestorsFor(toolUrls(event).origin)
   const { tenant, user } = await learner(event)
   if (!user) return pages.loginPage('SamlInvalidAssertion', frame)
-  const view = await coursePage(tenant, user, path.id ?? '')
+  const courseId = courseIdOf(path)
+  if (!courseId) return notFoundPage(frame)
+  const view = await coursePage(tenant, user, courseId)
   if (view.kind === 'not_found') return notFoundPage(frame)
   if (view.kind === 'enrol') return pages.enrolPage(view.course, view.token, frame)
   return pages.coursePage(view, frame)
@@ -215,7 +248,8 @@ export const postEnrol = publicRoute('POST /learn/{id}', async (input) => {
   const frame = pages.frameAncestorsFor(urls.origin)
   const { tenant, user } = await learner(input.event)
   if (!user) return pages.loginPage('SamlInvalidAssertion', frame)
-  const courseId = input.path.id ?? ''
+  const courseId = courseIdOf(input.path)
+  if (!courseId) return notFoundPage(frame)
   const outcome = await enrolFromPage(tenant, user, courseId, field(input, 'token'))
   if (outcome.kind === 'forbidden')
     return pages.html(403, 'Not allowed', '<h1>Open the course from its page to enrol</h1>', frame)

@@ -5,7 +5,7 @@
  */
 import { ContactInput } from '../../shared/domain/contact.ts'
 import { SignupInput } from '../../shared/domain/tenants/signup.ts'
-import { parseOrThrow } from '../../shared/domain/validation.ts'
+import { parseBody } from '../../shared/domain/validation.ts'
 import { config } from '../../shared/config.ts'
 import { preflight } from '../../shared/http/cors.ts'
 import { envelope, created } from '../../shared/http/responses.ts'
@@ -14,7 +14,7 @@ import { httpStack } from '../../shared/http/stack.ts'
 import { signUp, submitContact } from '../../shared/services/visitors-service.ts'
 
 export const postSignup = publicRoute('POST /api/v1/signup', async ({ body }) => {
-  const { tenant, owner } = await signUp(parseOrThrow(SignupInput, body))
+  const { tenant, owner } = await signUp(parseBody(SignupInput, body))
   return created({
     tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name, plan: tenant.plan, status: tenant.status },
     owner: {
@@ -34,7 +34,7 @@ export const preflightSignup = publicRoute('OPTIONS /api/v1/signup', async ({ ev
 
 /** 202: the message is recorded; someone answers it later. */
 export const postContact = publicRoute('POST /api/v1/contact', async ({ body }) => {
-  const request = await submitContact(parseOrThrow(ContactInput, body))
+  const request = await submitContact(parseBody(ContactInput, body))
   return envelope(202, { id: request.id, received_at: request.receivedAt })
 })
 

@@ -9,7 +9,7 @@ import {
 } from '../../shared/domain/skills/job-role.ts'
 import { skillLocales } from '../../shared/domain/skills/skill.ts'
 import type { TenantContext } from '../../shared/domain/tenants/tenant.ts'
-import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
+import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging } from '../../shared/http/list-query.ts'
 import { created, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
@@ -49,7 +49,7 @@ export const listJobRoles = route('GET /api/v1/job-roles', async ({ tenant, quer
 
 export const createJobRole = route('POST /api/v1/job-roles', async ({ tenant, body }) => {
   managed(tenant)
-  const input = parseOrThrow(CreateJobRoleInput, body)
+  const input = parseBody(CreateJobRoleInput, body)
   const role = await jobRoles.createJobRole(tenant, input)
   return created(toJobRoleResource(role, await jobRoles.skillsById(tenant)))
 })
@@ -63,7 +63,7 @@ export const getJobRole = route('GET /api/v1/job-roles/{id}', async ({ tenant, .
 export const updateJobRole = route('PATCH /api/v1/job-roles/{id}', async ({ tenant, body, ...input }) => {
   managed(tenant)
   const id = pathId(input, 'id', 'job_role', Uuid)
-  const changes = parseOrThrow(UpdateJobRoleInput, body ?? {})
+  const changes = parseBody(UpdateJobRoleInput, body, {})
   const role = await jobRoles.updateJobRole(tenant, id, changes)
   return ok(toJobRoleResource(role, await jobRoles.skillsById(tenant)))
 })
@@ -73,7 +73,7 @@ export const putUserJobRoles = route(
   async ({ tenant, body, ...input }) => {
     managed(tenant)
     const userId = pathId(input, 'id', 'user', Uuid)
-    const { job_role_ids } = parseOrThrow(PutUserJobRolesInput, body)
+    const { job_role_ids } = parseBody(PutUserJobRolesInput, body)
     return ok(toImportedRolesResource(await jobRoles.replaceImportedRoles(tenant, userId, job_role_ids)))
   },
 )

@@ -3,7 +3,7 @@ import { httpStack } from '../../shared/http/stack.ts'
 import { route, pathId } from '../../shared/http/route.ts'
 import { created, noContent, ok } from '../../shared/http/responses.ts'
 import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
-import { parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
+import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { CreateUserInput, UpdateUserInput } from '../../shared/domain/users/user-schemas.ts'
 import * as users from '../../shared/services/users-service.ts'
 import { ListUsersFilters, TranscriptQuery, userSorts } from './list-users-query.ts'
@@ -31,7 +31,7 @@ export const listUsers = route('GET /api/v1/users', async ({ tenant, query }) =>
 })
 
 export const createUser = route('POST /api/v1/users', async ({ tenant, actor, body }) => {
-  const input = parseOrThrow(CreateUserInput, body)
+  const input = parseBody(CreateUserInput, body)
   return created(toUserResource(await users.createUser(tenant, input, actor)))
 })
 
@@ -42,7 +42,7 @@ export const getUser = route('GET /api/v1/users/{id}', async ({ tenant, ...input
 
 export const updateUser = route('PATCH /api/v1/users/{id}', async ({ tenant, actor, body, ...input }) => {
   const id = pathId(input, 'id', 'user', Uuid)
-  const changes = parseOrThrow(UpdateUserInput, body ?? {})
+  const changes = parseBody(UpdateUserInput, body, {})
   return ok(toUserResource(await users.updateUser(tenant, id, changes, actor)))
 })
 

@@ -1,16 +1,21 @@
 import * as v from 'valibot'
-import { QueryBoolean, Timestamp, Uuid } from '../../shared/domain/validation.ts'
+import { QueryBoolean, Timestamp, Uuid, withRange } from '../../shared/domain/validation.ts'
 import { userTypes, writableRoles } from '../../shared/domain/users/user.ts'
 
 /** The filters of GET /api/v1/users; paging and sorting follow the shared list conventions. */
-export const ListUsersFilters = v.object({
-  role: v.optional(v.picklist(writableRoles, `must be one of ${writableRoles.join(', ')}`)),
-  is_active: v.optional(QueryBoolean),
-  user_type: v.optional(v.picklist(userTypes, `must be one of ${userTypes.join(', ')}`)),
-  group_id: v.optional(Uuid),
-  created_after: v.optional(Timestamp),
-  created_before: v.optional(Timestamp),
-})
+export const ListUsersFilters = withRange(
+  v.object({
+    role: v.optional(v.picklist(writableRoles, `must be one of ${writableRoles.join(', ')}`)),
+    is_active: v.optional(QueryBoolean),
+    user_type: v.optional(v.picklist(userTypes, `must be one of ${userTypes.join(', ')}`)),
+    group_id: v.optional(Uuid),
+    created_after: v.optional(Timestamp),
+    created_before: v.optional(Timestamp),
+  }),
+  'created_after',
+  'created_before',
+  'exclusive',
+)
 
 export const userSorts = ['created_at', 'last_name', 'email'] as const
 

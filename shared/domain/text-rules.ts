@@ -81,6 +81,32 @@ export function textProblem(r: TextRule, s: string): string | undefined {
   return undefined
 }
 
+const SINGLE_LINE_FORBIDDEN_ALL = new RegExp(SINGLE_LINE_FORBIDDEN.source, 'g')
+const MULTI_LINE_FORBIDDEN_ALL = new RegExp(MULTI_LINE_FORBIDDEN.source, 'g')
+const LONE_SURROGATE_ALL = /\p{Cs}/gu
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' })
+
+/**
+ * `s` made to pass `r`, for text that arrives from elsewhere and must be taken, not refused (an
+ * LTI platform's name claims): lone surrogates dropped, forbidden characters turned to spaces,
+ * then cut at a whole character (a grapheme: never half an emoji or a letter without its accent)
+ * to the rule's characters and bytes. The caller trims and falls back when nothing is left.
+ * @example fitText(textRules.personName, 'Ada\u0000 ' + '😀'.repeat(200)) // 'Ada  😀😀…' (75 emoji: 300 bytes)
+ */
+export function fitText(r: TextRule, s: string): string {
+  const forbidden = r.lines === 'single' ? SINGLE_LINE_FORBIDDEN_ALL : MULTI_LINE_FORBIDDEN_ALL
+  const clean = s.replace(LONE_SURROGATE_ALL, '').replace(forbidden, ' ')
+  let out = ''
+  let bytes = 0
+  for (const { segment } of graphemes.segment(clean)) {
+    const size = utf8Bytes(segment)
+    if (out.length + segment.length > r.maxChars || bytes + size > r.maxBytes) break
+    out += segment
+    bytes += size
+  }
+  return out
+}
+
 function describe(r: TextRule): string {
   const lines =
     r.lines === 'single'

@@ -40,7 +40,9 @@ import {
   withdrawExportJob,
   type StoredExportJob,
 } from '../store/export-jobs-store.ts'
+import { reportableCourseCount } from '../store/courses-list.ts'
 import { tenantEnrollmentCounters } from '../store/reports-store.ts'
+import { getUserCounters } from '../store/users-store.ts'
 import { getTenantById } from '../store/tenants-store.ts'
 import { reportRows } from './export-rows.ts'
 
@@ -55,7 +57,8 @@ export interface QueuedExport {
 
 /** An upper bound of the report's rows from the tenant's counters (one read), for the estimate. */
 async function rowsUpperBound(tenant: TenantContext, type: ReportType): Promise<number> {
-  if (type === 'course_performance' || type === 'user_activity') return 0
+  if (type === 'course_performance') return reportableCourseCount(tenant)
+  if (type === 'user_activity') return (await getUserCounters(tenant)).total
   const counters = await tenantEnrollmentCounters(tenant)
   return type === 'completions' ? counters.completions : counters.total
 }

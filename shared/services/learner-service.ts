@@ -17,6 +17,7 @@ import {
   type ProgressView,
 } from '../domain/enrollments/progress.ts'
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../domain/errors.ts'
+import { utcInstant } from '../domain/validation.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import { unitStatement } from '../domain/xapi/cmi5.ts'
 import { statementIdFor } from '../domain/xapi/statement.ts'
@@ -327,7 +328,8 @@ export async function importCompletion(tenant: TenantContext, input: ImportInput
   if (input.score !== undefined && input.score !== null && !(input.score >= 0 && input.score <= 100)) {
     throw new ValidationError('score', 'score must be between 0 and 100')
   }
-  if (Number.isNaN(Date.parse(input.completedAt)) || input.completedAt > nowIso()) {
+  const completedAt = utcInstant(input.completedAt)
+  if (completedAt === undefined || completedAt > nowIso()) {
     throw new ValidationError('completed_at', 'completed_at must be a past ISO 8601 timestamp')
   }
   const [user, course, pairs] = await Promise.all([
@@ -340,7 +342,7 @@ export async function importCompletion(tenant: TenantContext, input: ImportInput
   if (pairs.get(pairKey(input.userId, input.courseId))) {
     throw new ConflictError('enrollment.duplicate', 'The user already has an enrollment in this course')
   }
-  const at = input.completedAt
+  const at = completedAt
   const enrollment: Enrollment = {
     id: randomUUID(),
     userId: input.userId,

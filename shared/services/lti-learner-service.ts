@@ -13,7 +13,13 @@ import type { Course } from '../domain/courses/course.ts'
 import type { Module } from '../domain/courses/module.ts'
 import { progressView, type ProgressView } from '../domain/enrollments/progress.ts'
 import type { RefusalCode } from '../domain/enrollments/enrollment.ts'
-import { CLAIM, LTI_VERSION, SESSION_SECONDS, type LtiDeployment } from '../domain/lti/lti.ts'
+import {
+  CLAIM,
+  deepLinkReturnUrl,
+  LTI_VERSION,
+  SESSION_SECONDS,
+  type LtiDeployment,
+} from '../domain/lti/lti.ts'
 import type { TenantContext } from '../domain/tenants/tenant.ts'
 import type { User } from '../domain/users/user.ts'
 import { listCourses } from '../store/courses-list.ts'
@@ -185,8 +191,8 @@ export async function deepLinkingResponse(
   urls: ToolUrls,
 ): Promise<{ returnUrl: string; jwt: string } | undefined> {
   const settings = message.claims[CLAIM.deepLinkingSettings] as Record<string, unknown> | undefined
-  const returnUrl = settings?.deep_link_return_url
-  if (typeof returnUrl !== 'string' || !/^https?:\/\//.test(returnUrl)) return undefined
+  const returnUrl = deepLinkReturnUrl(settings)
+  if (returnUrl === undefined) return undefined
   const courses = await catalog(tenant)
   const items = courses.map((c) => ({
     type: 'ltiResourceLink',

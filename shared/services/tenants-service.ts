@@ -14,7 +14,7 @@ import {
   type TenantStatus,
 } from '../domain/tenants/tenant.ts'
 import { SEEDED_ROLES, type Locale, type User } from '../domain/users/user.ts'
-import { parseOrThrow } from '../domain/validation.ts'
+import { parseOrThrow, utcInstant } from '../domain/validation.ts'
 import type { Scope } from '../routes.ts'
 import {
   insertApiKey,
@@ -156,10 +156,10 @@ export async function updateTenant(slug: string, input: UpdateTenantInput, at = 
 
 function checkPeriodStart(value: string | null): string | null {
   if (value === null) return null
-  const ms = Date.parse(value)
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(ms))
+  const instant = utcInstant(value)
+  if (instant === undefined)
     throw new ValidationError('period_start', 'period_start must be an ISO 8601 timestamp, or none')
-  return new Date(ms).toISOString()
+  return instant
 }
 
 const scopeOrder: readonly Scope[] = ['read', 'write', 'admin']
@@ -181,7 +181,8 @@ export async function createApiKey(
   if (unknown !== undefined || scopes.length === 0) {
     throw new ValidationError('scopes', 'scopes must be a comma-separated list of read, write, admin')
   }
-  if (expiresAt !== null && Number.isNaN(Date.parse(expiresAt))) {
+  const expires = expiresAt === null ? null : utcInstant(expiresAt)
+  if (expires === undefined) {
     throw new ValidationError('expires_at', 'expires_at must be an ISO 8601 timestamp')
   }
   const env = keyEnvFor(tenant.kind, askedEnv)
@@ -193,7 +194,7 @@ export async function createApiKey(
     hash: generated.hash,
     env,
     scopes: scopeOrder.filter((s) => scopes.includes(s)),
-    expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+    expiresAt: expires,
     revokedAt: null,
     createdAt: at,
   }

@@ -59,12 +59,22 @@ export function courseCountsParams(tenant: TenantContext) {
   return { Key: keys.counters(tenant), ...projectionExpression(Object.keys(CourseCountsItem.entries)) }
 }
 
+async function courseCounts(tenant: TenantContext) {
+  const { Key, ...projection } = courseCountsParams(tenant)
+  // The projection leaves the key out; an absent counters item counts zero.
+  return decodeItem('course counts', CourseCountsItem, { ...Key, ...(await getItem(Key, projection)) })
+}
+
+/** The courses a course-performance report has a row for (published and archived), from the counters. */
+export async function reportableCourseCount(tenant: TenantContext): Promise<number> {
+  const n = await courseCounts(tenant)
+  return n.courses_status_published + n.courses_status_archived
+}
+
 /** The listing's total from the counters, when the filters are only a status (or none). */
 async function countedTotal(tenant: TenantContext, q: CourseListQuery): Promise<number | undefined> {
   if (q.categoryId || q.search || q.createdAfter) return undefined
-  const { Key, ...projection } = courseCountsParams(tenant)
-  // The projection leaves the key out; an absent counters item counts zero.
-  const n = decodeItem('course counts', CourseCountsItem, { ...Key, ...(await getItem(Key, projection)) })
+  const n = await courseCounts(tenant)
   return q.status ? n[`courses_status_${q.status}`] : n.courses_total - n.courses_status_archived
 }
 

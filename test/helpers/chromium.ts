@@ -1,5 +1,5 @@
 /**
- * Headless Chromium (Debian's `chromium`) driven over the Chrome DevTools Protocol, with nothing
+ * Headless Chromium or Chrome (the one the test setup found: find-chromium.ts) driven over the Chrome DevTools Protocol, with nothing
  * but Node's own WebSocket: enough to open a page, let its forms submit themselves and its
  * redirects and cookies run as in a browser, and read what the page shows.
  */
@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { inject } from 'vitest'
 import { until } from './until.ts'
 
 export interface Browser {
@@ -22,9 +23,7 @@ export interface Tab {
   waitFor(selector: string, timeoutMs?: number): Promise<{ url: string; text: string }>
 }
 
-export const chromiumPath = '/usr/bin/chromium'
-
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(chromiumPath = inject('chromePath')): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'lms-chromium-'))
   const child: ChildProcess = spawn(
     chromiumPath,
@@ -53,9 +52,7 @@ export async function launchChromium(): Promise<Browser> {
     // A missing binary emits 'error' and never 'exit': without this the test waits out its timeout.
     child.once('error', (e) =>
       reject(
-        new Error(
-          `cannot start ${chromiumPath} (Debian's chromium package; .ci/run installs it): ${e.message}`,
-        ),
+        new Error(`cannot start ${chromiumPath} (found by the test setup, find-chromium.ts): ${e.message}`),
       ),
     )
   })

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { freePort } from '../../local/free-port.ts'
+import { ensureChromium, systemHost } from '../helpers/find-chromium.ts'
 import type { TestProject } from 'vitest/node'
 
 declare module 'vitest' {
@@ -19,6 +20,8 @@ declare module 'vitest' {
     xapiQueueUrl: string
     platformMetricsSecret: string
     notificationsQueueUrl: string
+    /** The Chromium or Chrome the LTI browser test drives (find-chromium.ts). */
+    chromePath: string
   }
 }
 
@@ -104,6 +107,8 @@ const bootAttempts = 3
 const portTaken = /EADDRINUSE|BindException|address already in use|failed to bind/i
 
 export async function setup(project: TestProject): Promise<void> {
+  // Before the stack boots: without a browser the run stops at once, naming the command to run.
+  project.provide('chromePath', ensureChromium(systemHost()))
   let booted: { ready: ReadyLine; dynamoPort: number; emulatorPort: number } | undefined
   for (let attempt = 1; !booted; attempt++) {
     try {

@@ -4,7 +4,10 @@
  * cryptography and no storage here: those are in shared/services/lti-*.ts and shared/store/lti-store.ts.
  */
 import { createHash } from 'node:crypto'
-import type { StoredRole } from '../users/user.ts'
+import * as v from 'valibot'
+import { fitText, textRules } from '../text-rules.ts'
+import { privilegedRoles, type StoredRole } from '../users/user.ts'
+import { Email } from '../users/user-schemas.ts'
 
 /** A platform (Canvas, Moodle, ...) registered by a tenant admin. */
 export interface LtiRegistration {
@@ -90,23 +93,70 @@ export function roleFromLtiRoles(roles: unknown): 'instructor' | 'learner' {
 
 const clean = (x: unknown): string => (typeof x === 'string' ? x.replace(/\s+/g, ' ').trim() : '')
 
-/** given_name + family_name, falling back to `name` (split at its last space), then placeholders. */
+/** A name as the users API takes it (its text rule), cut at a whole character; '' when none is left. */
+const personName = (s: string): string => fitText(textRules.personName, s).trim()
+
+/**
+ * given_name + family_name, falling back to `name` (split at its last space), then placeholders;
+ * each made to fit the users API's name rule (issue 26: a cut never splits an emoji).
+ */
 export function namesFromClaims(claims: Readonly<Record<string, unknown>>): { first: string; last: string } {
-  let first = clean(claims.given_name)
-  let last = clean(claims.family_name)
+  let first = personName(clean(claims.given_name))
+  let last = personName(clean(claims.family_name))
   if (!first && !last) {
     const full = clean(claims.name)
     const cut = full.lastIndexOf(' ')
-    first = cut > 0 ? full.slice(0, cut) : full
-    last = cut > 0 ? full.slice(cut + 1) : ''
+    first = personName(cut > 0 ? full.slice(0, cut) : full)
+    last = personName(cut > 0 ? full.slice(cut + 1) : '')
   }
-  return { first: (first || 'LTI').slice(0, 100), last: (last || 'User').slice(0, 100) }
+  return { first: first || 'LTI', last: last || 'User' }
 }
 
-/** The e-mail claim lowercased, or undefined when absent or not an address. */
+/**
+ * The e-mail claim as the users API normalises and accepts it (the same schema), or undefined when
+ * absent or not an address it takes (such a learner gets the synthetic address instead).
+ */
 export function emailClaim(claims: Readonly<Record<string, unknown>>): string | undefined {
-  const raw = clean(claims.email).toLowerCase()
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw) ? raw : undefined
+  const parsed = v.safeParse(Email, clean(claims.email))
+  return parsed.success && parsed.output !== '' ? parsed.output : undefined
+}
+
+/**
+ * The deep-linking return URL of the settings claim, as an absolute http(s) URL that parses, or
+ * undefined (a malformed one such as `http://[` cannot be answered).
+ */
+export function deepLinkReturnUrl(settings: unknown): string | undefined {
+  const raw =
+    settings && typeof settings === 'object'
+      ? (settings as Record<string, unknown>).deep_link_return_url
+      : undefined
+  if (typeof raw !== 'string' || raw.length > LTI_URL_MAX_CHARS || !URL.canParse(raw)) return undefined
+  const url = new URL(raw)
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined
+}
+
+/** Longest URL or identifier taken from a platform (the registration's own bound). */
+export const LTI_URL_MAX_CHARS = 2048
+/**
+ * Longest login_hint and lti_message_hint: both are opaque to the tool and copied into the
+ * redirect's Location, so they are bounded (a platform's hints are ids or a signed token of
+ * about a kilobyte).
+ */
+export const LTI_HINT_MAX_CHARS = 4096
+
+/** The login parameter that exceeds its bound, if any (the login then ends on the login page). */
+export function oversizedLoginParam(
+  params: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const bounds: Record<string, number> = {
+    iss: LTI_URL_MAX_CHARS,
+    target_link_uri: LTI_URL_MAX_CHARS,
+    client_id: LTI_URL_MAX_CHARS,
+    lti_deployment_id: LTI_URL_MAX_CHARS,
+    login_hint: LTI_HINT_MAX_CHARS,
+    lti_message_hint: LTI_HINT_MAX_CHARS,
+  }
+  return Object.keys(bounds).find((name) => (params[name]?.length ?? 0) > (bounds[name] ?? 0))
 }
 
 /**
@@ -121,11 +171,12 @@ export const syntheticEmail = (issuer: string, sub: string): string =>
     .slice(0, 32)}@lti.invalid`
 
 /**
- * Decision 0020: an e-mail claim never signs a platform user in as an owner or admin. The platform
- * vouches for the address, not the tenant: a platform admin could otherwise type the tenant
- * owner's address into a platform profile and take the owner's account over.
+ * Decision 0020: an e-mail claim never signs a platform user in as a user of a privileged role
+ * (every role whose assignment needs the admin scope: manager, group_admin, ecommerce_admin, admin,
+ * owner; issue 26). The platform vouches for the address, not the tenant: a platform admin could
+ * otherwise type such a user's address into a platform profile and take the account over.
  */
-export const takeoverProtectedRoles: ReadonlySet<StoredRole> = new Set<StoredRole>(['owner', 'admin'])
+export const takeoverProtectedRoles: ReadonlySet<StoredRole> = privilegedRoles
 
 /** Clock skew accepted on exp/iat/nbf, in seconds. */
 export const CLOCK_SKEW_SECONDS = 60

@@ -24,10 +24,21 @@ export function htmlDocument(lang: string, subject: string, paragraphs: readonly
   ].join('\n')
 }
 
-/** A subject is one header line: no line breaks or control characters, whatever the data holds. */
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): in a subject
+ * they reorder what the reader sees ("…fdp.exe" shown as "…exe.pdf"), and a mail client shows the
+ * subject without the page's own direction. Decision 0027.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * A subject is one header line: no line breaks, control characters (C0, DEL, C1, line and
+ * paragraph separators) or bidirectional controls, whatever the data holds.
+ */
 export function subjectLine(value: string): string {
   return value
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(BIDI_CONTROLS, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
 }

@@ -6,7 +6,7 @@
 import * as v from 'valibot'
 import { ValidationError } from '../errors.ts'
 import { Email } from '../users/user-schemas.ts'
-import { parseOrThrow } from '../validation.ts'
+import { JsonObject, parseBody, parseOrThrow } from '../validation.ts'
 import { completionSorts, enrollmentReportSorts, reportFilters } from './queries.ts'
 import { reportTypes, type ReportType } from './rows.ts'
 
@@ -123,7 +123,7 @@ const pagingParameters = ['page', 'per_page'] as const
 export const ExportJobInput = v.object({
   report_type: v.picklist(reportTypes, `must be one of ${reportTypes.join(', ')}`),
   format: v.optional(v.picklist(exportFormats, `must be one of ${exportFormats.join(', ')}`), 'csv'),
-  filters: v.optional(v.record(v.string(), v.unknown(), 'must be an object'), {}),
+  filters: v.optional(JsonObject, {}),
   notify_email: v.optional(v.nullable(Email)),
 })
 
@@ -149,10 +149,7 @@ function asQueryValue(name: string, value: unknown): string {
  * @throws ValidationError naming the field
  */
 export function parseExportRequest(body: unknown): ExportRequest {
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ValidationError('body', 'The body must be a JSON object')
-  }
-  const b = parseOrThrow(ExportJobInput, body)
+  const b = parseBody(ExportJobInput, body ?? null)
   const schema = reportFilters[b.report_type]
   const allowed = new Set([...Object.keys(schema.entries), ...(sortParameters[b.report_type] ?? [])])
   const filters: Record<string, string> = {}

@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { ValidationError } from '../errors.ts'
 import { text, textProblem, textRules } from '../text-rules.ts'
+import { isCalendarDate, isStorableNumber } from '../validation.ts'
 
 export const customFieldTypes = ['string', 'number', 'boolean', 'date', 'select'] as const
 export type CustomFieldType = (typeof customFieldTypes)[number]
@@ -36,15 +37,13 @@ function checkValue(def: CustomFieldDef, value: unknown): string | undefined {
         ? textProblem(textRules.customFieldValue, value)
         : `must be a string of at most ${textRules.customFieldValue.maxChars} characters`
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number'
+      return typeof value === 'number' && isStorableNumber(value)
+        ? undefined
+        : `must be a number between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}, zero or of magnitude at least 1e-130`
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be true or false'
     case 'date':
-      return typeof value === 'string' &&
-        /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-        !Number.isNaN(Date.parse(value))
-        ? undefined
-        : 'must be a date (YYYY-MM-DD)'
+      return typeof value === 'string' && isCalendarDate(value) ? undefined : 'must be a date (YYYY-MM-DD)'
     case 'select':
       return typeof value === 'string' && def.options.includes(value)
         ? undefined

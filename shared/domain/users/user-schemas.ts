@@ -1,18 +1,28 @@
 /** Input schemas for users: their inferred types are the service's input types. */
 import * as v from 'valibot'
 import { MAX_CUSTOM_FIELDS_BYTES, text, textChecks, textRules, utf8Bytes } from '../text-rules.ts'
-import { Uuid } from '../validation.ts'
+import { JsonObject, Uuid } from '../validation.ts'
 import { CUSTOM_FIELD_KEY } from './custom-fields.ts'
 import { locales, userTypes, writableRoles } from './user.ts'
 
 export const MAX_GROUP_IDS_ON_CREATE = 100
+
+/**
+ * An address as RFC 5322 writes one without quotes or comments: a local part of "atext" characters
+ * (letters, digits and ! # $ % & ' * + / = ? ^ _ ` { | } ~ -, so `o'brien@…` is valid) in dot-separated
+ * runs, at most 64 characters, then a domain of letters, digits and inner hyphens with a top-level
+ * label of letters. ASCII only: SES sends no internationalised local part (decision 0027).
+ */
+const ADDRESS =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[a-z0-9]+(?:[.-][a-z0-9]+)*\.[a-z]{2,}$/i
 
 export const Email = v.pipe(
   v.string(),
   v.trim(),
   v.toLowerCase(),
   ...textChecks(textRules.email),
-  v.email('must be a valid e-mail address'),
+  v.regex(ADDRESS, 'must be a valid e-mail address'),
+  v.check((s) => s.indexOf('@') <= 64, 'must be a valid e-mail address (at most 64 characters before @)'),
 )
 export const Name = text(textRules.personName, { trimmed: true, required: true })
 const RoleInput = v.picklist(writableRoles, `must be one of ${writableRoles.join(', ')}`)
@@ -22,7 +32,7 @@ const ExternalId = v.nullable(text(textRules.externalId))
  * size bounds the user item however many string fields a tenant defines.
  */
 const CustomFields = v.pipe(
-  v.record(v.string(), v.unknown()),
+  JsonObject,
   v.description(
     `Values of the tenant's custom fields by key; at most ${MAX_CUSTOM_FIELDS_BYTES} bytes as JSON in UTF-8.`,
   ),
