@@ -60,8 +60,8 @@ const STORABLE_NUMBER_MIN = 1e-130
 /**
  * A finite number the store can hold and give back as the same JSON number: zero, or a magnitude
  * from DynamoDB's smallest (1e-130) to the largest safe integer. DynamoDB itself goes up to
- * 9.99...e125, but the store's marshaller (shared/aws/attribute-values.ts) sends a number beyond
- * the safe integers only as a bigint, and reads one back as a bigint, which JSON cannot carry.
+ * 9.99...e125, but the document client's marshaller (@aws-sdk/util-dynamodb) refuses a number beyond
+ * the safe integers unless it is a bigint, and reads one back as a bigint, which JSON cannot carry.
  * (DynamoDB's 38 significant digits are never the limit: a JSON number parses to a double.)
  * @example isStorableNumber(1e126) // false
  */
