@@ -56,7 +56,7 @@ export class RouteGroupFunction extends NodejsFunction {
     Validations.of(this).acknowledge({
       id: 'Serverless-LambdaTracing',
       reason:
-        'No X-Ray: the bundles carry no tracing SDK (docs/decisions/0013, cold-start cost), and a request is followed by its request id through the JSON logs and the API access log.',
+        'No X-Ray tracing yet: the bundles (kept small, docs/decisions/0013) carry no tracing SDK, and active tracing adds an xray:Put* grant on Resource * to every role; a request is followed by its request id through the JSON logs and the API access log. Tracing is for issue 29, point 2.',
     })
   }
 
