@@ -6,7 +6,7 @@
  * them (a pre-signed URL carries its signer's rights) and sends to the exports queue; neither
  * lists, deletes or reaches another prefix.
  */
-import { Duration } from 'aws-cdk-lib'
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib'
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb'
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import type { IBucket } from 'aws-cdk-lib/aws-s3'
@@ -36,6 +36,18 @@ export interface ExportWorkerProps {
   readonly bucket: IBucket
   /** The route group that queues jobs and signs their download URLs. */
   readonly reports: RouteGroupFunction | undefined
+  /** The worker's maximum concurrency (QueueWorkerProps.maxConcurrency). */
+  readonly maxConcurrency?: number
+}
+
+/** The wildcard of EXPORT_OBJECTS, excused on the function whose policy holds it. */
+function acknowledgeExportObjects(bucket: IBucket, fn: RouteGroupFunction): void {
+  const bucketId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnElement)
+  Validations.of(fn).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${EXPORT_OBJECTS}]`,
+    reason:
+      'Export objects are keyed tenants/<tenant id>/exports/<file>: tenants are made at run time, and the grant is already narrowed to export objects and to put (worker) or get (reports).',
+  })
 }
 
 export function addExportWorker(scope: Construct, props: ExportWorkerProps): QueueWorker {
@@ -49,6 +61,7 @@ export function addExportWorker(scope: Construct, props: ExportWorkerProps): Que
     timeout: EXPORT_WORKER_TIMEOUT,
     // One job an invocation: each has the whole timeout to itself.
     batchSize: 1,
+    ...(props.maxConcurrency === undefined ? {} : { maxConcurrency: props.maxConcurrency }),
   })
   worker.fn.bindTable(props.table, 'readWrite')
   worker.fn.addToRolePolicy(
@@ -57,6 +70,7 @@ export function addExportWorker(scope: Construct, props: ExportWorkerProps): Que
       resources: [props.bucket.arnForObjects(EXPORT_OBJECTS)],
     }),
   )
+  acknowledgeExportObjects(props.bucket, worker.fn)
   const reports = props.reports
   if (reports) {
     reports.addEnvironment('LMS_EXPORTS_QUEUE_URL', worker.queue.queueUrl)
@@ -67,6 +81,7 @@ export function addExportWorker(scope: Construct, props: ExportWorkerProps): Que
         resources: [props.bucket.arnForObjects(EXPORT_OBJECTS)],
       }),
     )
+    acknowledgeExportObjects(props.bucket, reports)
   }
   return worker
 }

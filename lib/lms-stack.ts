@@ -3,8 +3,8 @@
  * subdomain per tenant), one Lambda per route group from the route table, the worker queues
  * (with dead-letter queues) and the exports bucket.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib'
-import { DomainName, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2'
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib'
+import { type CfnStage, DomainName, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2'
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations'
 import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager'
 import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb'
@@ -13,6 +13,8 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets'
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda'
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
+import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api'
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager'
 import type { Construct } from 'constructs'
 import { join } from 'node:path'
@@ -21,6 +23,7 @@ import { queueNames, tableSchema } from '../shared/store/table-schema.ts'
 import { EXPORT_FILE_DAYS } from '../shared/domain/reports/export-jobs.ts'
 import { addExportWorker } from './export-worker.ts'
 import { addMailWorker } from './mail-worker.ts'
+import { LmsMonitoring, type WatchedFunction } from './monitoring.ts'
 import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
 import { cdkProjection } from './table-projection.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
@@ -42,10 +45,71 @@ export interface LmsStackProps extends StackProps {
   readonly mailFrom?: string
   /** Where contact requests are forwarded; unset, they are only kept (lms contact list). */
   readonly operatorEmail?: string
+  /**
+   * Where alarm notifications are e-mailed (SNS sends a confirmation first).
+   * @default no subscription: subscribe to the AlarmTopicArn output
+   */
+  readonly alarmEmail?: string
+  /**
+   * The API stage's throttling, for every tenant together (each tenant has its own limits in the
+   * app): steady requests a second and the burst above it. Requests over it get 429.
+   * @default defaultApiThrottle
+   */
+  readonly apiThrottle?: ApiThrottle
+  /** Maximum concurrent invocations of each queue worker (2 to 1000). @default defaultWorkerConcurrency */
+  readonly workerConcurrency?: Partial<Record<WorkerQueue, number>>
 }
 
+export interface ApiThrottle {
+  readonly rateLimit: number
+  readonly burstLimit: number
+}
+
+/** Far above a few tenants' traffic, far below what 1,000 concurrent functions could absorb. */
+export const defaultApiThrottle: ApiThrottle = { rateLimit: 500, burstLimit: 1000 }
+
+/** The queues that have a worker. */
+export type WorkerQueue = 'webhooks' | 'xapi' | 'notifications' | 'exports'
+
+/**
+ * Deliveries to customers' endpoints get a few invocations (each works through its batch);
+ * e-mail stays under SES's default send rate; exports are few, long and memory-heavy.
+ */
+export const defaultWorkerConcurrency: Readonly<Record<WorkerQueue, number>> = {
+  webhooks: 10,
+  xapi: 5,
+  notifications: 2,
+  exports: 2,
+}
+
+/**
+ * The fields of an API access log line ($context variables of HTTP APIs). No client address: the
+ * app keeps only pseudonyms of those (addAddressPseudonyms), and the access log must not undo it.
+ */
+export const accessLogFormat = {
+  requestId: '$context.requestId',
+  time: '$context.requestTime',
+  host: '$context.domainName',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  latencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+} as const
+
 /** The queues that have a worker (the others wait for theirs). */
-const workerQueues: ReadonlySet<string> = new Set(['webhooks', 'xapi', 'notifications', 'exports'])
+const workerQueues: ReadonlySet<string> = new Set<WorkerQueue>([
+  'webhooks',
+  'xapi',
+  'notifications',
+  'exports',
+])
 
 /** Route groups that only read the table (everything else writes: counters, rate limits). */
 const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback', 'billing'])
@@ -54,25 +118,54 @@ export class LmsStack extends Stack {
   readonly table: TableV2
   readonly api: HttpApi
   readonly functions: ReadonlyMap<RouteGroup, RouteGroupFunction>
+  /** The queue workers, by queue. */
+  readonly workers = new Map<WorkerQueue, QueueWorker>()
+  /** Every function of the stack, named as alarms and the dashboard name it. */
+  private readonly watched: WatchedFunction[] = []
+  private relay: RouteGroupFunction | undefined
+  readonly monitoring: LmsMonitoring
+
+  /**
+   * A secret the retained table's data depends on (values sealed with it, pseudonyms computed with
+   * it): retained with the table, so deleting the stack cannot orphan them, and its ARN output.
+   */
+  private retainedSecret(id: string, description: string, noRotationReason: string): Secret {
+    const secret = new Secret(this, id, {
+      description,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    })
+    Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: noRotationReason })
+    new CfnOutput(this, `${id}Arn`, { value: secret.secretArn })
+    return secret
+  }
 
   /**
    * The outbox relay (stream), its sweeper (schedule), and the webhook and statement workers (each
    * behind its queue). Both workers queue their own next attempts as delayed messages.
    */
-  private addWorkers(environment: Record<string, string>, functionsDir: string, mailFrom: string): void {
-    const secret = new Secret(this, 'EncryptionSecret', {
-      description: 'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    })
-    const queueWorker = (queueName: string, entry: string, ownQueueUrlVariable: string) => {
+  private addWorkers(
+    environment: Record<string, string>,
+    functionsDir: string,
+    mailFrom: string,
+    concurrency: Readonly<Record<WorkerQueue, number>>,
+  ): void {
+    const secret = this.retainedSecret(
+      'EncryptionSecret',
+      'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
+      'Sealed values carry no key id yet (issue 29, point 5): a rotation would orphan every value sealed with this key.',
+    )
+    const queueWorker = (queueName: WorkerQueue, entry: string, ownQueueUrlVariable: string) => {
       const w = new QueueWorker(this, queueName, {
         entry: join(functionsDir, 'workers', entry, 'handler.ts'),
         environment: { ...environment, LMS_ENCRYPTION_SECRET_ARN: secret.secretArn },
         timeout: Duration.seconds(30),
         ownQueueUrlVariable,
+        maxConcurrency: concurrency[queueName],
       })
       w.fn.bindTable(this.table, 'readWrite')
       secret.grantRead(w.fn)
+      this.workers.set(queueName, w)
       return w
     }
     const webhooks = queueWorker('webhooks', 'webhook-delivery', 'LMS_WEBHOOKS_QUEUE_URL')
@@ -90,8 +183,10 @@ export class LmsStack extends Stack {
       environment,
       entry: join(functionsDir, 'workers', 'notification-delivery', 'handler.ts'),
       mailFrom,
+      maxConcurrency: concurrency.notifications,
     })
     notifications.worker.fn.bindTable(this.table, 'readWrite')
+    this.workers.set('notifications', notifications.worker)
 
     // The relay and the sweeper fan events out to both queues, and notifications to theirs.
     const relayEnv = {
@@ -110,10 +205,21 @@ export class LmsStack extends Stack {
       webhooks.queue.grantSendMessages(fn)
       statements.queue.grantSendMessages(fn)
       notifications.worker.queue.grantSendMessages(fn)
+      this.watched.push({ name, fn })
       return fn
     }
 
     const relay = fanOutWorker('outbox-relay')
+    this.relay = relay
+    Validations.of(relay).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        'The outbox item is the record: an event whose stream batch is given up on stays pending, and the outbox sweeper (every minute) relays it.',
+    })
+    Validations.of(relay).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason: 'Invoked synchronously by its stream event source only; a failed batch is retried, then swept.',
+    })
     relay.addEventSource(
       new DynamoEventSource(this.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -135,10 +241,14 @@ export class LmsStack extends Stack {
     )
 
     const sweeper = fanOutWorker('outbox-sweeper')
-    new Rule(this, 'OutboxSweep', {
+    const sweep = new Rule(this, 'OutboxSweep', {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(sweeper)],
     })
+    const nextSweep =
+      'A sweep that fails is superseded by the next one a minute later (each sweep takes every pending event); failures alarm on the function errors.'
+    Validations.of(sweep).acknowledge({ id: 'Serverless-EventBusDLQ', reason: nextSweep })
+    Validations.of(sweeper).acknowledge({ id: 'Serverless-LambdaDLQ', reason: nextSweep })
   }
 
   /**
@@ -147,10 +257,11 @@ export class LmsStack extends Stack {
    * it, and none of them needs the key that opens sealed secrets.
    */
   private addAddressPseudonyms(): void {
-    const secret = new Secret(this, 'PseudonymSecret', {
-      description: 'Key material for the pseudonyms of client addresses (per-address limits)',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    })
+    const secret = this.retainedSecret(
+      'PseudonymSecret',
+      'Key material for the pseudonyms of client addresses (per-address limits)',
+      'Pseudonyms are stored in the table under this key: a rotation needs key ids and a re-key job (issue 29, point 5).',
+    )
     const counting = new Set(routes.filter((r) => r.scope !== null || r.perIp).map((r) => r.group))
     for (const group of counting) {
       const fn = this.functions.get(group)
@@ -167,13 +278,13 @@ export class LmsStack extends Stack {
   private addPlatformMetricsSecret(): void {
     const fn = this.functions.get('billing')
     if (!fn) return
-    const secret = new Secret(this, 'PlatformMetricsSecret', {
-      description: 'Bearer secret of the billing orchestrator (GET /api/v1/billing/metrics)',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    })
+    const secret = this.retainedSecret(
+      'PlatformMetricsSecret',
+      'Bearer secret of the billing orchestrator (GET /api/v1/billing/metrics)',
+      'Handed to the billing orchestrator out of band: rotating it needs the two-value window of issue 29, point 5, or the orchestrator is locked out.',
+    )
     fn.addEnvironment('LMS_PLATFORM_METRICS_SECRET_ARN', secret.secretArn)
     secret.grantRead(fn)
-    new CfnOutput(this, 'PlatformMetricsSecretArn', { value: secret.secretArn })
   }
 
   /**
@@ -183,16 +294,36 @@ export class LmsStack extends Stack {
   private addLtiToolKeySecret(): void {
     const fn = this.functions.get('lti')
     if (!fn) return
-    const secret = new Secret(this, 'LtiToolKeySecret', {
-      description: 'Key material that seals the LTI tool private keys at rest',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    })
+    const secret = this.retainedSecret(
+      'LtiToolKeySecret',
+      'Key material that seals the LTI tool private keys at rest',
+      'The LTI tool keys are sealed with it and carry no key id yet (issue 29, point 5): a rotation would orphan them.',
+    )
     fn.addEnvironment('LMS_LTI_KEY_SECRET_ARN', secret.secretArn)
     secret.grantRead(fn)
   }
 
+  /**
+   * The $default stage: JSON access logs (one line a request, the tenant's host included) and the
+   * stage-wide throttle. The HTTP API construct makes the stage without these options, so they
+   * are set on its CloudFormation resource.
+   */
+  private configureStage(throttle: ApiThrottle): void {
+    const stage = this.api.defaultStage?.node.defaultChild as CfnStage | undefined
+    if (!stage) throw new Error('The HTTP API has no default stage')
+    const logs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH })
+    stage.accessLogSettings = { destinationArn: logs.logGroupArn, format: JSON.stringify(accessLogFormat) }
+    stage.defaultRouteSettings = {
+      throttlingRateLimit: throttle.rateLimit,
+      throttlingBurstLimit: throttle.burstLimit,
+    }
+  }
+
   constructor(scope: Construct, id: string, props: LmsStackProps) {
     super(scope, id, props)
+    // S3 server access logs are delivered under a bucket policy on the log bucket, not the
+    // deprecated log-delivery ACL (CDK's default without this flag).
+    this.node.setContext(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true)
 
     this.table = new TableV2(this, 'Table', {
       partitionKey: { name: tableSchema.partitionKey, type: AttributeType.STRING },
@@ -217,10 +348,20 @@ export class LmsStack extends Stack {
       deadLetteredQueue(this, name, { visibilityTimeout: Duration.seconds(180) })
     }
 
+    // Who read or wrote which object (an export file is learners' data): S3 server access logs.
+    const accessLogsBucket = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // Server access logs can only be delivered to a bucket encrypted with S3-managed keys.
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+    })
     const exportsBucket = new Bucket(this, 'Exports', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
+      serverAccessLogsBucket: accessLogsBucket,
+      serverAccessLogsPrefix: 'exports/',
       // Files live a few days (the job says when); a dead worker's unfinished upload goes in a day.
       lifecycleRules: [
         {
@@ -234,11 +375,15 @@ export class LmsStack extends Stack {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
+      serverAccessLogsBucket: accessLogsBucket,
+      serverAccessLogsPrefix: 'content/',
       versioned: true,
       // A re-upload replaces the package; the one it replaced is kept a while for recovery only.
       lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30) }],
     })
     new CfnOutput(this, 'ContentBucketName', { value: contentBucket.bucketName })
+    new CfnOutput(this, 'ExportsBucketName', { value: exportsBucket.bucketName })
+    new CfnOutput(this, 'AccessLogsBucketName', { value: accessLogsBucket.bucketName })
 
     const certificate = props.certificateArn
       ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn)
@@ -265,7 +410,13 @@ export class LmsStack extends Stack {
         environment,
       })
       fn.bindTable(this.table, readOnlyGroups.has(group) ? 'read' : 'readWrite')
+      Validations.of(fn).acknowledge({
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'Invoked synchronously by the HTTP API only: the caller gets the error, there is no event to keep.',
+      })
       functions.set(group, fn)
+      this.watched.push({ name: group, fn })
     }
     this.functions = functions
 
@@ -288,24 +439,60 @@ export class LmsStack extends Stack {
       }
       this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration })
     }
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Each route authenticates in its function: a tenant API key (hashed lookup, key tenant = host tenant, scope check) or, for the public, LTI and learner routes, none by design; a gateway authorizer would add a second lookup per request.',
+    })
+    this.configureStage(props.apiThrottle ?? defaultApiThrottle)
 
-    this.addWorkers(environment, functionsDir, props.mailFrom ?? `no-reply@${props.serviceHost}`)
-    addExportWorker(this, {
+    const concurrency = { ...defaultWorkerConcurrency, ...props.workerConcurrency }
+    this.addWorkers(environment, functionsDir, props.mailFrom ?? `no-reply@${props.serviceHost}`, concurrency)
+    const exportWorker = addExportWorker(this, {
       entry: join(functionsDir, 'workers', 'export-build', 'handler.ts'),
       environment,
       table: this.table,
       bucket: exportsBucket,
       reports: functions.get('reports'),
+      maxConcurrency: concurrency.exports,
     })
+    this.workers.set('exports', exportWorker)
     // The contact route records its notification to the operators' address.
     const publicFn = functions.get('public')
     if (publicFn && props.operatorEmail) publicFn.addEnvironment('LMS_OPERATOR_EMAIL', props.operatorEmail)
     this.addAddressPseudonyms()
     this.addPlatformMetricsSecret()
     this.addLtiToolKeySecret()
-    new ScheduledJobs(this, 'ScheduledJobs', { table: this.table, environment, functionsDir })
+    const jobs = new ScheduledJobs(this, 'ScheduledJobs', { table: this.table, environment, functionsDir })
+
+    for (const [name, worker] of this.workers) this.watched.push({ name: `${name}-worker`, fn: worker.fn })
+    this.watched.push({ name: 'scheduled-jobs', fn: jobs.fn })
+    if (!this.relay) throw new Error('The outbox relay is made with the workers')
+    this.monitoring = new LmsMonitoring(this, 'Monitoring', {
+      namePrefix: this.stackName,
+      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+      api: this.api,
+      table: this.table,
+      functions: this.watched,
+      queues: [...this.workers].map(([name, w]) => ({
+        name,
+        queue: w.queue,
+        deadLetterQueue: w.deadLetterQueue,
+      })),
+      relay: this.relay,
+    })
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })
+    new CfnOutput(this, 'TableArn', { value: this.table.tableArn })
+    for (const [name, w] of this.workers) {
+      new CfnOutput(this, `${name}QueueUrl`, { value: w.queue.queueUrl })
+      new CfnOutput(this, `${name}DeadLetterQueueUrl`, { value: w.deadLetterQueue.queueUrl })
+      // A redrive (SQS StartMessageMoveTask) names the dead-letter queue by its ARN.
+      new CfnOutput(this, `${name}DeadLetterQueueArn`, { value: w.deadLetterQueue.queueArn })
+    }
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn })
+    const dashboard = this.monitoring.facade.createdDashboard()
+    if (dashboard) new CfnOutput(this, 'DashboardName', { value: dashboard.dashboardName })
     new CfnOutput(this, 'TenantUrl', { value: `https://<tenant>.${props.serviceHost}/api/v1` })
     new CfnOutput(this, 'TenantDomainTarget', { value: domainName.regionalDomainName })
   }

@@ -17,6 +17,8 @@ export interface MailWorkerProps {
   readonly environment: Record<string, string>
   readonly entry: string
   readonly mailFrom: string
+  /** The worker's maximum concurrency (QueueWorkerProps.maxConcurrency). */
+  readonly maxConcurrency?: number
 }
 
 /** The identity SES checks for `mailFrom`: its domain (a verified domain covers every address of it). */
@@ -36,6 +38,7 @@ export function addMailWorker(scope: Construct, props: MailWorkerProps) {
       LMS_SES_CONFIGURATION_SET: configurationSet.configurationSetName,
     },
     timeout: Duration.seconds(30),
+    ...(props.maxConcurrency === undefined ? {} : { maxConcurrency: props.maxConcurrency }),
   })
   const stack = Stack.of(scope)
   const arn = (resource: string, resourceName: string) =>

@@ -2,7 +2,7 @@
  * A worker behind a queue: the queue, its dead-letter queue, the function, and the SQS event
  * source that reports failures per message (shared/queue/worker.ts writes the handlers for it).
  */
-import { Duration } from 'aws-cdk-lib'
+import { Duration, Validations } from 'aws-cdk-lib'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Construct } from 'constructs'
@@ -16,6 +16,9 @@ import { RouteGroupFunction } from './route-group-function.ts'
  * towards the dead-letter queue. Six times exactly: longer only delays the retry of a failed message.
  */
 export const VISIBILITY_TIMEOUT_FACTOR = 6
+
+/** A worker's maximum concurrency when its caller sets none. */
+export const DEFAULT_WORKER_CONCURRENCY = 5
 
 export function visibilityTimeoutFor(functionTimeout: Duration): Duration {
   return Duration.seconds(functionTimeout.toSeconds() * VISIBILITY_TIMEOUT_FACTOR)
@@ -42,6 +45,11 @@ export function deadLetteredQueue(
     encryption: QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
   })
+  Validations.of(deadLetterQueue).acknowledge({
+    id: 'Serverless-SQSRedrivePolicy',
+    reason:
+      'This is the dead-letter queue: its messages wait for an operator (docs/operations.md), not for another queue.',
+  })
   const queue = new Queue(scope, `${name}Queue`, {
     queueName: `lms-${name}`,
     visibilityTimeout: props.visibilityTimeout,
@@ -59,6 +67,13 @@ export interface QueueWorkerProps {
   readonly timeout: Duration
   /** Messages an invocation. @default 10 */
   readonly batchSize?: number
+  /**
+   * Most concurrent invocations the queue's event source starts (2 to 1000): a burst of messages
+   * then waits in the queue instead of taking the account's whole Lambda concurrency (and, for the
+   * delivery workers, hitting one customer's endpoint with all of it).
+   * @default DEFAULT_WORKER_CONCURRENCY
+   */
+  readonly maxConcurrency?: number
   /** Receives before a message moves to the dead-letter queue. @default 5 */
   readonly maxReceiveCount?: number
   /**
@@ -95,7 +110,21 @@ export class QueueWorker extends Construct {
     })
     if (props.ownQueueUrlVariable) queue.grantSendMessages(this.fn)
     this.fn.addEventSource(
-      new SqsEventSource(queue, { batchSize: props.batchSize ?? 10, reportBatchItemFailures: true }),
+      new SqsEventSource(queue, {
+        batchSize: props.batchSize ?? 10,
+        reportBatchItemFailures: true,
+        maxConcurrency: props.maxConcurrency ?? DEFAULT_WORKER_CONCURRENCY,
+      }),
     )
+    Validations.of(this.fn).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        "SQS event sources take no on-failure destination: a message that keeps failing moves to the queue's own dead-letter queue (maxReceiveCount).",
+    })
+    Validations.of(this.fn).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason:
+        'Invoked synchronously by its SQS event source only: failures stay in the queue, then its dead-letter queue.',
+    })
   }
 }

@@ -7,7 +7,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { QueueWorker, visibilityTimeoutFor } from '../../lib/queue-worker.ts'
+import { DEFAULT_WORKER_CONCURRENCY, QueueWorker, visibilityTimeoutFor } from '../../lib/queue-worker.ts'
 
 const entry = join(import.meta.dirname, '..', '..', 'functions', 'workers', 'webhook-delivery', 'handler.ts')
 const outdirs: string[] = []
@@ -85,6 +85,20 @@ describe('Construct: QueueWorker', () => {
       FunctionName: { Ref: id(worker.fn) },
       BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+    })
+  })
+
+  it('caps the event source at DEFAULT_WORKER_CONCURRENCY concurrent invocations, or at the one given', () => {
+    // Act
+    const byDefault = synth()
+    const given = synth({ maxConcurrency: 3 })
+
+    // Assess
+    byDefault.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      ScalingConfig: { MaximumConcurrency: DEFAULT_WORKER_CONCURRENCY },
+    })
+    given.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      ScalingConfig: { MaximumConcurrency: 3 },
     })
   })
 
