@@ -1,7 +1,7 @@
 /**
  * The cdk-nag packs the app is checked with (issue 29, point 4): AWS Solutions and Serverless.
  * bin/app.ts registers them as validation plugins, so `cdk synth` fails on a finding nobody has
- * acknowledged; test/infra/nag.test.ts runs them on the stack directly. Each acknowledgement
+ * acknowledged; test/unit/infra/nag.test.ts runs them on the stack directly. Each acknowledgement
  * (`Validations.of(construct).acknowledge({ id, reason })`) sits beside the construct it excuses.
  */
 import type { PolicyValidationPluginReport } from 'aws-cdk-lib'

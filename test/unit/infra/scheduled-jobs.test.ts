@@ -6,8 +6,8 @@ import { App } from 'aws-cdk-lib'
 import { Template } from 'aws-cdk-lib/assertions'
 import { rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { LmsStack } from '../../lib/lms-stack.ts'
-import { jobNames } from '../../shared/jobs/schedule.ts'
+import { LmsStack } from '../../../lib/lms-stack.ts'
+import { jobNames } from '../../../shared/jobs/schedule.ts'
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
 const stack = new LmsStack(app, 'Test', {

@@ -14,8 +14,8 @@ import {
   LmsStack,
   type LmsStackProps,
   type WorkerQueue,
-} from '../../lib/lms-stack.ts'
-import { alarmThresholds } from '../../lib/monitoring.ts'
+} from '../../../lib/lms-stack.ts'
+import { alarmThresholds } from '../../../lib/monitoring.ts'
 
 const baseProps: LmsStackProps = {
   serviceHost: 'lms.example.org',

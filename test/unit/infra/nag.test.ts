@@ -8,8 +8,8 @@ import { App, Stack, Validations } from 'aws-cdk-lib'
 import { Queue } from 'aws-cdk-lib/aws-sqs'
 import { rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { LmsStack } from '../../lib/lms-stack.ts'
-import { nagPacks, unacknowledgedFindings } from '../../lib/nag.ts'
+import { LmsStack } from '../../../lib/lms-stack.ts'
+import { nagPacks, unacknowledgedFindings } from '../../../lib/nag.ts'
 
 const outdirs: string[] = []
 

@@ -7,9 +7,18 @@ import { Match, Template } from 'aws-cdk-lib/assertions'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { DEFAULT_WORKER_CONCURRENCY, QueueWorker, visibilityTimeoutFor } from '../../lib/queue-worker.ts'
+import { DEFAULT_WORKER_CONCURRENCY, QueueWorker, visibilityTimeoutFor } from '../../../lib/queue-worker.ts'
 
-const entry = join(import.meta.dirname, '..', '..', 'functions', 'workers', 'webhook-delivery', 'handler.ts')
+const entry = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'functions',
+  'workers',
+  'webhook-delivery',
+  'handler.ts',
+)
 const outdirs: string[] = []
 
 function synth(props: Partial<ConstructorParameters<typeof QueueWorker>[2]> = {}) {
