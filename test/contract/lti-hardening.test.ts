@@ -5,7 +5,6 @@
  * configured scheme and the tenant's host, and login hints are bounded.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { addDeployment, register } from '../../shared/services/lti-registrations-service.ts'
 import { call } from '../helpers/http.ts'
 import { user } from '../helpers/learning.ts'
 import {
@@ -14,6 +13,7 @@ import {
   LTI,
   postForm,
   startLogin,
+  registerPlatform,
   startPlatform,
   type Platform,
 } from '../helpers/lti-platform.ts'
@@ -29,14 +29,7 @@ beforeEach(async () => {
   platform = await startPlatform()
   host = `${t.slug}.localhost`
   launchUrl = `http://${host}/api/v1/lti/launch`
-  const r = await register(t.tenant, {
-    issuer: platform.issuer,
-    clientId: platform.clientId,
-    jwksUrl: platform.jwksUrl,
-    authUrl: platform.authUrl,
-    deepLinking: true,
-  })
-  await addDeployment(t.tenant, r.id, 'deployment-1', null)
+  await registerPlatform(t.tenant, platform)
 })
 
 afterEach(() => platform.close())

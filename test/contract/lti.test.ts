@@ -15,6 +15,7 @@ import {
   LTI,
   postForm,
   startLogin,
+  registerPlatform,
   startPlatform,
   type Platform,
 } from '../helpers/lti-platform.ts'
@@ -37,15 +38,7 @@ beforeEach(async () => {
   platform = await startPlatform()
   host = `${t.slug}.localhost`
   launchUrl = `http://${host}/api/v1/lti/launch`
-  const r = await register(t.tenant, {
-    issuer: platform.issuer,
-    clientId: platform.clientId,
-    jwksUrl: platform.jwksUrl,
-    authUrl: platform.authUrl,
-    deepLinking: true,
-  })
-  registrationId = r.id
-  await addDeployment(t.tenant, registrationId, 'deployment-1', null)
+  registrationId = await registerPlatform(t.tenant, platform)
 })
 
 afterEach(() => platform.close())

@@ -17,6 +17,8 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose'
+import type { TenantContext } from '../../shared/domain/tenants/tenant.ts'
+import { addDeployment, register } from '../../shared/services/lti-registrations-service.ts'
 import { call, type Reply } from './http.ts'
 
 export const LTI = {
@@ -68,6 +70,22 @@ function readBody(req: import('node:http').IncomingMessage): Promise<string> {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
   })
+}
+
+/**
+ * Registers `platform` with the tenant as the launch tests need it: deep linking on, and the
+ * deployment `deployment-1` bound to no course. @returns the registration's id.
+ */
+export async function registerPlatform(tenant: TenantContext, platform: Platform): Promise<string> {
+  const registration = await register(tenant, {
+    issuer: platform.issuer,
+    clientId: platform.clientId,
+    jwksUrl: platform.jwksUrl,
+    authUrl: platform.authUrl,
+    deepLinking: true,
+  })
+  await addDeployment(tenant, registration.id, 'deployment-1', null)
+  return registration.id
 }
 
 export async function startPlatform(): Promise<Platform> {
