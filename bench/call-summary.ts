@@ -1,5 +1,5 @@
 /** Totals of a request's DynamoDB calls: by operation, middleware against handler, and SDK attempts. */
-import type { DbCall } from '../shared/store/metrics.ts'
+import type { DbCall } from '../shared/store/core/metrics.ts'
 import { labelCalls, type LabelledCall } from './db-costs.ts'
 import type { SdkAttempt } from './sdk-probe.ts'
 import { round } from './stats.ts'

@@ -3,7 +3,7 @@
  * optional required module, publish), a few at a time. Not part of any measured request.
  */
 import type { TenantContext } from '../shared/domain/tenants/tenant.ts'
-import { addModule, createCourse, updateCourse } from '../shared/services/courses-service.ts'
+import { addModule, createCourse, updateCourse } from '../shared/services/courses/courses-service.ts'
 
 export interface CourseFixture {
   readonly id: string

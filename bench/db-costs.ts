@@ -5,7 +5,7 @@
  * no tenant unless the cache expired.
  */
 import type { User } from '../shared/domain/users/user.ts'
-import type { DbCall } from '../shared/store/metrics.ts'
+import type { DbCall } from '../shared/store/core/metrics.ts'
 import type { SeededTenant } from './seed.ts'
 import { envelopeOf, expectOk, invoke, type ApiRequest, type LambdaHandler } from './invoke.ts'
 import { installSdkProbe, sequentialRoundTrips, withSdkProbe } from './sdk-probe.ts'

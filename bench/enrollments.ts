@@ -7,10 +7,10 @@
  * every handler of the process shares, as db-costs.ts does.
  */
 import type { User } from '../shared/domain/users/user.ts'
-import { ROWS_PER_TRANSACTION } from '../shared/services/enrollment-engine.ts'
-import { recordActivity } from '../shared/services/learner-service.ts'
+import { ROWS_PER_TRANSACTION } from '../shared/services/enrollments/enrollment-engine.ts'
+import { recordActivity } from '../shared/services/enrollments/learner-service.ts'
 import { dynamo, tableName } from '../local/sdk-clients.ts'
-import { runWithDbMetrics } from '../shared/store/metrics.ts'
+import { runWithDbMetrics } from '../shared/store/core/metrics.ts'
 import { summarizeCalls, type CallSummary, type Cost } from './call-summary.ts'
 import { mapLimit, publishedCourses, type CourseFixture } from './course-fixtures.ts'
 import type { LabelledCall } from './db-costs.ts'

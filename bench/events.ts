@@ -59,7 +59,7 @@ interface Counter {
   readonly byOp: Map<string, number>
   /**
    * The local stream poller's checkpoint puts: in AWS the event source mapping keeps a stream's
-   * position (shared/store/outbox-store.ts, putCheckpoint), so, like the SQS pollers' receives and
+   * position (shared/store/outbox/outbox-store.ts, putCheckpoint), so, like the SQS pollers' receives and
    * deletes, they are the emulator's calls, not the product's. Counted apart, shown, not in the total.
    */
   checkpoints: number
@@ -107,10 +107,10 @@ async function main(): Promise<void> {
   const receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
 
   const { wrapDynamoDbCalls, wrapQueueCalls } = await import('../test/helpers/dynamodb-calls.ts')
-  const { createTenant } = await import('../shared/services/tenants-service.ts')
-  const { createEndpoint } = await import('../shared/services/webhooks-service.ts')
+  const { createTenant } = await import('../shared/services/tenants/tenants-service.ts')
+  const { createEndpoint } = await import('../shared/services/deliveries/webhooks-service.ts')
   const { newEvent } = await import('../shared/domain/events.ts')
-  const { appendEvent } = await import('../shared/store/outbox-store.ts')
+  const { appendEvent } = await import('../shared/store/outbox/outbox-store.ts')
   const { startWorkers } = await import('../local/workers.ts')
   const { deliveryIdFor } = await import('../shared/domain/webhooks/webhook.ts')
 
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   endpointId = (await createEndpoint(tenant, receiverUrl, ['user.created'])).endpoint.id
   const db: Counter = { byOp: new Map(), checkpoints: 0 }
   const queue: Counter = { byOp: new Map(), checkpoints: 0 }
-  const { keys } = await import('../shared/store/keys.ts')
+  const { keys } = await import('../shared/store/core/keys.ts')
   count(wrapDynamoDbCalls, db, keys.relayCheckpoint('').pk)
   stages.watchDynamo(wrapDynamoDbCalls)
   wrapQueueCalls((next) => async (op, input) => {

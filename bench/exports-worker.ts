@@ -30,7 +30,7 @@ function printRun(
  */
 async function fileOnly(format: 'csv' | 'xlsx', count: number): Promise<void> {
   const { writeReportFile } = await import('../shared/exports/report-files.ts')
-  const { uploadExportFile } = await import('../shared/store/export-files.ts')
+  const { uploadExportFile } = await import('../shared/store/files/export-files.ts')
   const { exportContentType } = await import('../shared/domain/reports/export-jobs.ts')
   // In batches of 1,000, as the worker hands the rows of its reads on.
   async function* rows() {
@@ -70,11 +70,11 @@ async function fileOnly(format: 'csv' | 'xlsx', count: number): Promise<void> {
  * one read made, nothing exported: what the process costs before any export.
  */
 async function readsOnly(tenantId: string, count: number | undefined): Promise<void> {
-  const { getTenantById } = await import('../shared/store/tenants-store.ts')
+  const { getTenantById } = await import('../shared/store/tenants/tenants-store.ts')
   await import('../functions/workers/export-build/handler.ts')
   const tenant = await getTenantById(tenantId)
   if (!tenant) throw new Error('no such tenant')
-  const { reportRows } = await import('../shared/services/export-rows.ts')
+  const { reportRows } = await import('../shared/services/files/export-rows.ts')
   const started = performance.now()
   const cpu = process.cpuUsage()
   let rows = 0

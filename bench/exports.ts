@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { loadavg } from 'node:os'
 import { startBenchStores } from './bench-stores.ts'
 import { EXPORT_WORKER_HEAP_FLAGS } from '../lib/export-worker-heap.ts'
-import { exportsBucketName } from '../shared/store/table-schema.ts'
+import { exportsBucketName } from '../shared/store/core/table-schema.ts'
 
 const ROWS = 50_000
 const COURSES = 20
@@ -58,11 +58,11 @@ async function main(): Promise<void> {
   })
   try {
     const env = { ...process.env }
-    const { createTenant } = await import('../shared/services/tenants-service.ts')
+    const { createTenant } = await import('../shared/services/tenants/tenants-service.ts')
     const { publishedCourses } = await import('./course-fixtures.ts')
-    const { batchPut } = await import('../shared/store/db.ts')
-    const { enrollmentItem } = await import('../shared/store/enrollment-items.ts')
-    const { createExportJob, getExportJob } = await import('../shared/store/export-jobs-store.ts')
+    const { batchPut } = await import('../shared/store/core/db.ts')
+    const { enrollmentItem } = await import('../shared/store/enrollments/enrollment-items.ts')
+    const { createExportJob, getExportJob } = await import('../shared/store/files/export-jobs-store.ts')
     const { recordSection } = await import('./results-file.ts')
 
     progress(`seeding ${ROWS} completions over ${COURSES} courses`)

@@ -6,7 +6,7 @@
 import type { Context } from 'aws-lambda'
 import type { HttpEvent, HttpResult } from '../shared/http/context.ts'
 import { httpEvent, lambdaContext as localLambdaContext } from '../local/lambda-event.ts'
-import { runWithDbMetrics, type DbCall } from '../shared/store/metrics.ts'
+import { runWithDbMetrics, type DbCall } from '../shared/store/core/metrics.ts'
 
 export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>
 

@@ -23,7 +23,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { DynamoDBClient, GetItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb'
-import { tableSchema } from '../shared/store/table-schema.ts'
+import { tableSchema } from '../shared/store/core/table-schema.ts'
 
 type Image = Record<string, AttributeValue>
 

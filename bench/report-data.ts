@@ -21,7 +21,7 @@ import {
   configureCourse,
   createCourse,
   updateCourse,
-} from '../shared/services/courses-service.ts'
+} from '../shared/services/courses/courses-service.ts'
 import { mapLimit } from './course-fixtures.ts'
 import { prng } from './seed.ts'
 

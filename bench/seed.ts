@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Tenant } from '../shared/domain/tenants/tenant.ts'
 import type { Role, User, UserType } from '../shared/domain/users/user.ts'
-import { createApiKey, createTenant } from '../shared/services/tenants-service.ts'
-import { runWithDbMetrics, summarize } from '../shared/store/metrics.ts'
-import { seedUsers } from '../shared/store/users-store.ts'
+import { createApiKey, createTenant } from '../shared/services/tenants/tenants-service.ts'
+import { runWithDbMetrics, summarize } from '../shared/store/core/metrics.ts'
+import { seedUsers } from '../shared/store/users/users-store.ts'
 
 export interface SeededTenant {
   readonly tenant: Tenant

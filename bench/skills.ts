@@ -27,13 +27,14 @@ const LONG_DEADLINE_MS = 600_000
 async function main(): Promise<void> {
   const stores = await startBenchStores({ LMS_TENANT_CACHE_MS: '5000' }, DATA_DIR)
   try {
-    const { createApiKey, createTenant, updateTenant } = await import('../shared/services/tenants-service.ts')
-    const { seedUsers } = await import('../shared/store/users-store.ts')
+    const { createApiKey, createTenant, updateTenant } =
+      await import('../shared/services/tenants/tenants-service.ts')
+    const { seedUsers } = await import('../shared/store/users/users-store.ts')
     const { makeUsers } = await import('./seed.ts')
-    const { createDomain, createSkill } = await import('../shared/services/skills-service.ts')
-    const { createJobRole } = await import('../shared/services/job-roles-service.ts')
-    const { seedHoldings } = await import('../shared/store/job-roles-store.ts')
-    const { seedHeldSkills } = await import('../shared/store/skills-store.ts')
+    const { createDomain, createSkill } = await import('../shared/services/skills/skills-service.ts')
+    const { createJobRole } = await import('../shared/services/skills/job-roles-service.ts')
+    const { seedHoldings } = await import('../shared/store/skills/job-roles-store.ts')
+    const { seedHeldSkills } = await import('../shared/store/skills/skills-store.ts')
     const { skillLevels } = await import('../shared/domain/skills/skill.ts')
     const { handler } = await import('../functions/skills/handler.ts')
     const { invoke, expectOk } = await import('./invoke.ts')

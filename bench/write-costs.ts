@@ -11,8 +11,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { User } from '../shared/domain/users/user.ts'
-import { bulkEnroll } from '../shared/services/enrollments-service.ts'
-import { runWithDbMetrics, type DbCall } from '../shared/store/metrics.ts'
+import { bulkEnroll } from '../shared/services/enrollments/enrollments-service.ts'
+import { runWithDbMetrics, type DbCall } from '../shared/store/core/metrics.ts'
 import { costOf, type Cost } from './call-summary.ts'
 import { publishedCourse } from './course-fixtures.ts'
 import { labelCalls } from './db-costs.ts'

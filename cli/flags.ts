@@ -1,6 +1,6 @@
 /** The CLI's command type and the flag readers every command family shares. */
 import { ValidationError } from '../shared/domain/errors.ts'
-import * as tenants from '../shared/services/tenants-service.ts'
+import * as tenants from '../shared/services/tenants/tenants-service.ts'
 import { required, UsageError } from './args.ts'
 
 export type Flags = ReadonlyMap<string, string>

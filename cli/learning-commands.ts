@@ -6,10 +6,10 @@ import { CreateCourseInput, type CourseSettings, type SkillGrant } from '../shar
 import { skillLevels, type SkillLevel } from '../shared/domain/skills/skill.ts'
 import { AppModuleInput } from '../shared/domain/courses/module.ts'
 import { parseOrThrow } from '../shared/domain/validation.ts'
-import * as courses from '../shared/services/courses-service.ts'
-import * as packages from '../shared/services/packages-service.ts'
-import * as enrollments from '../shared/services/enrollments-service.ts'
-import * as learner from '../shared/services/learner-service.ts'
+import * as courses from '../shared/services/courses/courses-service.ts'
+import * as packages from '../shared/services/courses/packages-service.ts'
+import * as enrollments from '../shared/services/enrollments/enrollments-service.ts'
+import * as learner from '../shared/services/enrollments/learner-service.ts'
 import { onOff, required, UsageError } from './args.ts'
 import {
   at,

@@ -2,7 +2,7 @@
 import { toEnrollmentResource } from '../functions/enrollments/representation.ts'
 import { jobs } from '../shared/jobs/registry.ts'
 import { isJobName, jobNames } from '../shared/jobs/schedule.ts'
-import { approveEnrollment, denyEnrollment } from '../shared/services/enrollment-lifecycle.ts'
+import { approveEnrollment, denyEnrollment } from '../shared/services/enrollments/enrollment-lifecycle.ts'
 import { required, UsageError } from './args.ts'
 import { at, tenantOf, type Command } from './flags.ts'
 

@@ -5,8 +5,8 @@ import {
   statementStatuses,
   type StatementDelivery,
 } from '../shared/domain/xapi/delivery.ts'
-import * as lrs from '../shared/services/lrs-connection-service.ts'
-import * as xapi from '../shared/services/xapi-service.ts'
+import * as lrs from '../shared/services/deliveries/lrs-connection-service.ts'
+import * as xapi from '../shared/services/deliveries/xapi-service.ts'
 import { required, UsageError } from './args.ts'
 import { tenantOf, type Command, type Flags } from './flags.ts'
 

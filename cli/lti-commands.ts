@@ -1,7 +1,7 @@
 /** `lms lti ...`: platform registrations, their deployments and the tool's key rotation. */
 import type { LtiRegistration } from '../shared/domain/lti/lti.ts'
-import * as keysService from '../shared/services/lti-keys-service.ts'
-import * as lti from '../shared/services/lti-registrations-service.ts'
+import * as keysService from '../shared/services/lti/lti-keys-service.ts'
+import * as lti from '../shared/services/lti/lti-registrations-service.ts'
 import { onOff, required } from './args.ts'
 import { tenantOf, type Command } from './flags.ts'
 

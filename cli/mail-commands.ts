@@ -5,7 +5,7 @@
 import { notificationTemplates, type NotificationTemplate } from '../shared/domain/events.ts'
 import { renderSamples } from '../shared/domain/notifications/samples.ts'
 import { locales, type Locale } from '../shared/domain/users/user.ts'
-import { listSentMail } from '../shared/services/mail-service.ts'
+import { listSentMail } from '../shared/services/deliveries/mail-service.ts'
 import { UsageError } from './args.ts'
 import { tenantOf, type Command, type Flags } from './flags.ts'
 

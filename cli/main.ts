@@ -3,7 +3,7 @@
  * `{"error": {"code", "message"}}` and exits non-zero. It uses the same services as the handlers,
  * against the local stack's stores by default (same ports and environment as `npm start`).
  */
-import { contentBucketName } from '../shared/store/table-schema.ts'
+import { contentBucketName } from '../shared/store/core/table-schema.ts'
 import { pointAtEmbeddedStores } from '../local/aws-environment.ts'
 import { parseArgs, UsageError } from './args.ts'
 

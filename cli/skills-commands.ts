@@ -7,9 +7,9 @@ import {
   type Skill,
   type SkillSource,
 } from '../shared/domain/skills/skill.ts'
-import { listAudit } from '../shared/store/audit-store.ts'
-import * as jobRoles from '../shared/services/job-roles-service.ts'
-import * as skills from '../shared/services/skills-service.ts'
+import { listAudit } from '../shared/store/tenants/audit-store.ts'
+import * as jobRoles from '../shared/services/skills/job-roles-service.ts'
+import * as skills from '../shared/services/skills/skills-service.ts'
 import { toHeldRoles, toJobRoleResource } from '../functions/skills/representation.ts'
 import { onOff, required, UsageError } from './args.ts'
 import { at, optionalTimestamp, tenantOf, type Command, type Flags } from './flags.ts'

@@ -2,7 +2,7 @@
 import { toDeliveryResource } from '../functions/webhooks/representation.ts'
 import type { WebhookEndpoint } from '../shared/domain/webhooks/webhook.ts'
 import { deliveryStatuses, type DeliveryStatus } from '../shared/domain/webhooks/webhook.ts'
-import * as webhooks from '../shared/services/webhooks-service.ts'
+import * as webhooks from '../shared/services/deliveries/webhooks-service.ts'
 import { required, UsageError } from './args.ts'
 import { tenantOf, type Command } from './flags.ts'
 

@@ -6,7 +6,7 @@ import { Duration, Validations } from 'aws-cdk-lib'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Construct } from 'constructs'
-import { deadLetterSuffix } from '../shared/store/table-schema.ts'
+import { deadLetterSuffix } from '../shared/store/core/table-schema.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
 
 /**

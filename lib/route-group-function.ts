@@ -68,7 +68,7 @@ export class RouteGroupFunction extends NodejsFunction {
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,
       reason:
-        "The store queries the table's global secondary indexes (shared/store/table-schema.ts lists them); the wildcard reaches this table's indexes and no other resource.",
+        "The store queries the table's global secondary indexes (shared/store/core/table-schema.ts lists them); the wildcard reaches this table's indexes and no other resource.",
     })
   }
 }

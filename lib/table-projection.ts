@@ -1,6 +1,6 @@
-/** A GSI's projection (shared/store/index-projections.ts) as TableV2 takes it. */
+/** A GSI's projection (shared/store/core/index-projections.ts) as TableV2 takes it. */
 import { ProjectionType } from 'aws-cdk-lib/aws-dynamodb'
-import type { IndexProjection } from '../shared/store/index-projections.ts'
+import type { IndexProjection } from '../shared/store/core/index-projections.ts'
 
 export function cdkProjection(p: IndexProjection): {
   projectionType: ProjectionType

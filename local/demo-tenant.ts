@@ -1,6 +1,6 @@
 /** First start: a demo tenant on the Growth plan (API access) with an admin key. */
-import { createApiKey, createTenant } from '../shared/services/tenants-service.ts'
-import { getTenantBySlug } from '../shared/store/tenants-store.ts'
+import { createApiKey, createTenant } from '../shared/services/tenants/tenants-service.ts'
+import { getTenantBySlug } from '../shared/store/tenants/tenants-store.ts'
 
 export const DEMO_SLUG = 'demo'
 

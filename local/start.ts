@@ -6,7 +6,7 @@
 import { pointAtEmbeddedStores } from './aws-environment.ts'
 import { publishStackKey, stackKey } from './encryption-key.ts'
 import { startStores } from './stores.ts'
-import { contentBucketName, exportsBucketName } from '../shared/store/table-schema.ts'
+import { contentBucketName, exportsBucketName } from '../shared/store/core/table-schema.ts'
 
 function env(name: string, fallback: string): string {
   const v = process.env[name]?.trim()

@@ -21,8 +21,8 @@ import {
   exportsBucketName,
   queueNames,
   tableSchema,
-} from '../shared/store/table-schema.ts'
-import { dynamoProjection } from '../shared/store/index-projections.ts'
+} from '../shared/store/core/table-schema.ts'
+import { dynamoProjection } from '../shared/store/core/index-projections.ts'
 import { spawnDynamoDbLocal } from './dynamodb-local.ts'
 import { startFauxqsOn } from './fauxqs-on-loopback.ts'
 import { checkJava } from './java.ts'

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams'
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda'
-import { getCheckpoint, putCheckpoint } from '../shared/store/outbox-store.ts'
+import { getCheckpoint, putCheckpoint } from '../shared/store/outbox/outbox-store.ts'
 import { relayBatches, resumeBefore } from './stream-batches.ts'
 
 type RelayHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>

@@ -11,7 +11,7 @@ import { deprecationNoticeHeaders } from '../../shared/http/deprecation.ts'
 import { ok } from '../../shared/http/responses.ts'
 import { publicRoute } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import { billingMetrics, type BillingMetrics } from '../../shared/services/billing-service.ts'
+import { billingMetrics, type BillingMetrics } from '../../shared/services/billing/billing-service.ts'
 
 /** `activeUsersThisMonth` is kept for compatibility; its notice rides on every answer carrying it. */
 const aliasNotice = deprecationNoticeHeaders({

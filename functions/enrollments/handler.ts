@@ -14,8 +14,8 @@ import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, envelope, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import * as enrollments from '../../shared/services/enrollments-service.ts'
-import type { EnrollRow } from '../../shared/services/enrollment-engine.ts'
+import * as enrollments from '../../shared/services/enrollments/enrollments-service.ts'
+import type { EnrollRow } from '../../shared/services/enrollments/enrollment-engine.ts'
 import { toCompletion, toEnrollmentResource, toProgress } from './representation.ts'
 
 export const listEnrollments = route('GET /api/v1/enrollments', async ({ tenant, query }) => {

@@ -11,7 +11,7 @@ import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import * as groups from '../../shared/services/groups-service.ts'
+import * as groups from '../../shared/services/groups/groups-service.ts'
 import { toGroupResource } from './representation.ts'
 
 export const listGroups = route('GET /api/v1/groups', async ({ tenant, query }) => {

@@ -21,15 +21,15 @@ import {
 import { tenantServes, type Tenant } from '../../shared/domain/tenants/tenant.ts'
 import * as v from 'valibot'
 import { errorFields, log } from '../../shared/log.ts'
-import { publishedJwks } from '../../shared/services/lti-keys-service.ts'
-import { accountFor } from '../../shared/services/lti-accounts-service.ts'
+import { publishedJwks } from '../../shared/services/lti/lti-keys-service.ts'
+import { accountFor } from '../../shared/services/lti/lti-accounts-service.ts'
 import {
   login,
   stateCookieName,
   verifyMessage,
   type LoginParams,
   type ToolUrls,
-} from '../../shared/services/lti-launch-service.ts'
+} from '../../shared/services/lti/lti-launch-service.ts'
 import {
   catalog,
   coursePage,
@@ -39,7 +39,7 @@ import {
   newSession,
   SESSION_COOKIE,
   sessionUser,
-} from '../../shared/services/lti-learner-service.ts'
+} from '../../shared/services/lti/lti-learner-service.ts'
 import * as pages from './pages.ts'
 
 /**

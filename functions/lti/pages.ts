@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Course } from '../../shared/domain/courses/course.ts'
 import type { HttpResult } from '../../shared/http/context.ts'
-import type { CoursePage } from '../../shared/services/lti-learner-service.ts'
+import type { CoursePage } from '../../shared/services/lti/lti-learner-service.ts'
 
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',

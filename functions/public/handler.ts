@@ -11,7 +11,7 @@ import { preflight } from '../../shared/http/cors.ts'
 import { envelope, created } from '../../shared/http/responses.ts'
 import { publicRoute } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import { signUp, submitContact } from '../../shared/services/visitors-service.ts'
+import { signUp, submitContact } from '../../shared/services/tenants/visitors-service.ts'
 
 export const postSignup = publicRoute('POST /api/v1/signup', async ({ body }) => {
   const { tenant, owner } = await signUp(parseBody(SignupInput, body))

@@ -3,7 +3,7 @@ import { progressPercent, type ExportJob } from '../../shared/domain/reports/exp
 import { Uuid } from '../../shared/domain/validation.ts'
 import { envelope, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
-import * as exportJobs from '../../shared/services/export-jobs-service.ts'
+import * as exportJobs from '../../shared/services/files/export-jobs-service.ts'
 
 /**
  * Every field of the spec's export job, always present (null until it applies): `error` only on a

@@ -19,8 +19,8 @@ import {
   coursePerformanceScope,
   enrollmentsScope,
   userActivityScope,
-} from '../../shared/services/report-queries.ts'
-import * as reports from '../../shared/services/reports-service.ts'
+} from '../../shared/services/reports/report-queries.ts'
+import * as reports from '../../shared/services/reports/reports-service.ts'
 import { getExport, queueExport } from './exports.ts'
 
 export { getExport, queueExport }

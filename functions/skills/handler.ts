@@ -14,8 +14,8 @@ import { listMeta, paging } from '../../shared/http/list-query.ts'
 import { created, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import * as jobRoles from '../../shared/services/job-roles-service.ts'
-import * as skills from '../../shared/services/skills-service.ts'
+import * as jobRoles from '../../shared/services/skills/job-roles-service.ts'
+import * as skills from '../../shared/services/skills/skills-service.ts'
 import { matrixRoute } from './matrix.ts'
 
 export { matrixRoute }

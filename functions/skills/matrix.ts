@@ -4,7 +4,7 @@ import { parseOrThrow } from '../../shared/domain/validation.ts'
 import { paging } from '../../shared/http/list-query.ts'
 import { envelope } from '../../shared/http/responses.ts'
 import { route } from '../../shared/http/route.ts'
-import { requireSkillsPlanning, teamMatrix } from '../../shared/services/skills-matrix-service.ts'
+import { requireSkillsPlanning, teamMatrix } from '../../shared/services/skills/skills-matrix-service.ts'
 
 export const matrixRoute = route('GET /api/v1/skills/matrix', async ({ tenant, query, keyId }) => {
   // The entitlement answers before any parameter is judged: a plan without it learns that first.

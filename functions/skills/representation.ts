@@ -1,7 +1,7 @@
 import type { JobRole } from '../../shared/domain/skills/job-role.ts'
 import type { Skill } from '../../shared/domain/skills/skill.ts'
-import type { HeldRole, ImportedRolesResult } from '../../shared/services/job-roles-service.ts'
-import type { PersonSkills } from '../../shared/services/skills-service.ts'
+import type { HeldRole, ImportedRolesResult } from '../../shared/services/skills/job-roles-service.ts'
+import type { PersonSkills } from '../../shared/services/skills/skills-service.ts'
 
 /** Requirements on a deactivated (or unknown) skill are kept but never shown. */
 export function toJobRoleResource(role: JobRole, skills: ReadonlyMap<string, Skill>) {

@@ -5,11 +5,11 @@ import { created, noContent, ok } from '../../shared/http/responses.ts'
 import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { CreateUserInput, UpdateUserInput } from '../../shared/domain/users/user-schemas.ts'
-import * as users from '../../shared/services/users-service.ts'
+import * as users from '../../shared/services/users/users-service.ts'
 import { ListUsersFilters, TranscriptQuery, userSorts } from './list-users-query.ts'
 import { toUserListItem, toUserResource } from './representation.ts'
 import { transcriptResponse } from './transcript.ts'
-import { buildTranscript } from '../../shared/services/transcript-service.ts'
+import { buildTranscript } from '../../shared/services/reports/transcript-service.ts'
 
 export const listUsers = route('GET /api/v1/users', async ({ tenant, query }) => {
   const filters = parseOrThrow(ListUsersFilters, query)

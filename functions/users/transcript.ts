@@ -6,7 +6,7 @@
 import { csvDocument } from '../../shared/domain/csv/cell.ts'
 import type { HttpResult } from '../../shared/http/context.ts'
 import { envelope } from '../../shared/http/responses.ts'
-import type { Transcript, TranscriptItem } from '../../shared/services/transcript-service.ts'
+import type { Transcript, TranscriptItem } from '../../shared/services/reports/transcript-service.ts'
 
 function toItem(i: TranscriptItem) {
   return {

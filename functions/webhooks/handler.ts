@@ -10,7 +10,7 @@ import { listMeta, paging } from '../../shared/http/list-query.ts'
 import { created, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import * as webhooks from '../../shared/services/webhooks-service.ts'
+import * as webhooks from '../../shared/services/deliveries/webhooks-service.ts'
 import { toDeliveryResource } from './representation.ts'
 
 export const listDeliveries = route('GET /api/v1/webhooks/deliveries', async ({ tenant, query }) => {

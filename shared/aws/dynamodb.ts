@@ -1,6 +1,6 @@
 /**
  * The product's DynamoDB clients, created once per container: the SDK's client with the product's
- * settings (shared/aws/settings.ts), and the document client over it that shared/store/db.ts sends
+ * settings (shared/aws/settings.ts), and the document client over it that shared/store/core/db.ts sends
  * every call through. Only shared/store reads them.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'

@@ -1,7 +1,7 @@
 /**
  * Domain events and notifications: what a change says happened, and whom to tell. Services create
  * them with the change and hand both to the store, which writes them in the change's own
- * transaction (the outbox, shared/store/outbox-items.ts); delivery reads them downstream.
+ * transaction (the outbox, shared/store/outbox/outbox-items.ts); delivery reads them downstream.
  */
 import { randomUUID } from 'node:crypto'
 import type { HeldSkillChange } from './skills/skill.ts'

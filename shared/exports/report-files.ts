@@ -26,7 +26,7 @@ function write(out: Writable, chunk: string): Promise<void> | undefined {
   return new Promise((resolve) => out.once('drain', resolve))
 }
 
-/** The rows, handed over in batches (a page of the read): see services/export-rows.ts. */
+/** The rows, handed over in batches (a page of the read): see services/files/export-rows.ts. */
 export type RowBatches<R extends ReportType> = AsyncIterable<readonly ReportRows[R][]>
 
 export async function writeCsv<R extends ReportType>(

@@ -11,7 +11,7 @@ import { keyEnvOf } from '../domain/api-keys/environment.ts'
 import { hashKey, isWellFormedKey } from '../domain/api-keys/key-format.ts'
 import { TenantInactiveError, UnauthenticatedError } from '../domain/errors.ts'
 import { tenantServes } from '../domain/tenants/tenant.ts'
-import { getApiKeyByHash } from '../store/api-keys-store.ts'
+import { getApiKeyByHash } from '../store/tenants/api-keys-store.ts'
 import { established, type MiddyRequest } from './context.ts'
 import { countFailedAuthentication } from './ip-rate-limit.ts'
 

@@ -11,7 +11,7 @@
 import { pseudonym } from '../crypto/secret-box.ts'
 import { RateLimitedError } from '../domain/errors.ts'
 import { failedAuthPerIp, routeKey, type RouteDef } from '../routes.ts'
-import { consumeFailedAuthWindow, consumeIpWindow } from '../store/rate-limits-store.ts'
+import { consumeFailedAuthWindow, consumeIpWindow } from '../store/tenants/rate-limits-store.ts'
 import type { MiddyRequest } from './context.ts'
 
 /** Window of `windowSeconds` that `nowMs` falls in: its start and end (Unix seconds). */

@@ -10,7 +10,7 @@
 import { RateLimitedError } from '../domain/errors.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
 import type { RouteDef } from '../routes.ts'
-import { meterApiRequest } from '../services/usage-service.ts'
+import { meterApiRequest } from '../services/billing/usage-service.ts'
 import { established, type HttpEvent, type HttpResult, type LmsContext } from './context.ts'
 import { secondsToNextMonth } from './rate-limit.ts'
 

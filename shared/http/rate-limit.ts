@@ -6,7 +6,7 @@
  * so a request refused for its key, its scope or its minute never counts against the tenant's month.
  */
 import { RateLimitedError } from '../domain/errors.ts'
-import { consumeMinuteWindow } from '../store/rate-limits-store.ts'
+import { consumeMinuteWindow } from '../store/tenants/rate-limits-store.ts'
 import { established, type MiddyRequest } from './context.ts'
 
 export const REQUESTS_PER_MINUTE = 1000

@@ -6,7 +6,7 @@
 import { config } from '../config.ts'
 import { NotFoundError } from '../domain/errors.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
-import { getTenantBySlug } from '../store/tenants-store.ts'
+import { getTenantBySlug } from '../store/tenants/tenants-store.ts'
 import type { HttpEvent, MiddyRequest } from './context.ts'
 
 const cache = new Map<string, { tenant: Tenant; until: number }>()

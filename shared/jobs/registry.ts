@@ -3,9 +3,9 @@
  * A job takes the moment it runs for (`--at` places it in time) and answers a small JSON summary.
  * A new job is one line here and one in ./schedule.ts.
  */
-import { runEnrollmentExpiry } from '../services/enrollment-expiry-job.ts'
-import { runUsageAlerts } from '../services/usage-alerts-job.ts'
-import { runStuckExports } from '../services/stuck-exports-job.ts'
+import { runEnrollmentExpiry } from '../services/enrollments/enrollment-expiry-job.ts'
+import { runUsageAlerts } from '../services/billing/usage-alerts-job.ts'
+import { runStuckExports } from '../services/files/stuck-exports-job.ts'
 import type { JobName } from './schedule.ts'
 
 export type Job = (at: string) => Promise<Record<string, number>>

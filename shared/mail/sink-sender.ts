@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { MailSender } from '../domain/notifications/mail.ts'
-import { putSinkMail } from '../store/mail-store.ts'
+import { putSinkMail } from '../store/deliveries/mail-store.ts'
 
 export const sinkSender: MailSender = {
   async send(m, at) {

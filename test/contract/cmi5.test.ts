@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { forwardUnitStatement, recordActivity } from '../../shared/services/learner-service.ts'
-import { connect } from '../../shared/services/lrs-connection-service.ts'
-import { listLog } from '../../shared/services/xapi-service.ts'
+import { forwardUnitStatement, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { connect } from '../../shared/services/deliveries/lrs-connection-service.ts'
+import { listLog } from '../../shared/services/deliveries/xapi-service.ts'
 import { lms } from '../helpers/cli.ts'
 import { untilAllRelayed } from '../helpers/outbox.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'

@@ -8,8 +8,8 @@ import {
   getCourse as getCourseInStore,
   listCourses as listCoursesInStore,
   updateCourse,
-} from '../../shared/services/courses-service.ts'
-import { listOutboxEvents } from '../../shared/store/outbox-store.ts'
+} from '../../shared/services/courses/courses-service.ts'
+import { listOutboxEvents } from '../../shared/store/outbox/outbox-store.ts'
 import { lms } from '../helpers/cli.ts'
 import { client, type Reply } from '../helpers/http.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'

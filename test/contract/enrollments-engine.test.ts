@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
-import { listOutboxEvents, listOutboxNotifications } from '../../shared/store/outbox-store.ts'
+import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { listOutboxEvents, listOutboxNotifications } from '../../shared/store/outbox/outbox-store.ts'
 import type { Reply } from '../helpers/http.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 import { user, course } from '../helpers/learning.ts'

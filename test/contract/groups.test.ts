@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createGroup as createGroupInStore } from '../../shared/services/groups-service.ts'
+import { createGroup as createGroupInStore } from '../../shared/services/groups/groups-service.ts'
 import { call, client } from '../helpers/http.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 

@@ -8,7 +8,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { listOutboxEvents } from '../../shared/store/outbox-store.ts'
+import { listOutboxEvents } from '../../shared/store/outbox/outbox-store.ts'
 import { lms } from '../helpers/cli.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 

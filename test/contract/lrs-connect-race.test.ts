@@ -4,9 +4,9 @@
  * left, instead of both deciding from "nothing connected" and the last write silently winning.
  */
 import { describe, expect, it } from 'vitest'
-import { connect } from '../../shared/services/lrs-connection-service.ts'
-import { listAudit } from '../../shared/store/audit-store.ts'
-import { getConnection } from '../../shared/store/xapi-store.ts'
+import { connect } from '../../shared/services/deliveries/lrs-connection-service.ts'
+import { listAudit } from '../../shared/store/tenants/audit-store.ts'
+import { getConnection } from '../../shared/store/deliveries/xapi-store.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
 describe('Record-store connection: concurrent connects', () => {

@@ -4,9 +4,9 @@
  * speaks from its own loopback address (127.x.y.z), so its window meets no other test's.
  */
 import { describe, expect, it } from 'vitest'
-import { register } from '../../shared/services/lti-registrations-service.ts'
-import { queryAll } from '../../shared/store/db.ts'
-import { keys } from '../../shared/store/keys.ts'
+import { register } from '../../shared/services/lti/lti-registrations-service.ts'
+import { queryAll } from '../../shared/store/core/db.ts'
+import { keys } from '../../shared/store/core/keys.ts'
 import { ltiPerIp } from '../../shared/routes.ts'
 import { call, ownAddress, type Reply } from '../helpers/http.ts'
 import { startPlatform } from '../helpers/lti-platform.ts'

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { addDeployment, register } from '../../shared/services/lti-registrations-service.ts'
+import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { launchChromium, type Browser } from '../helpers/chromium.ts'
 import { course } from '../helpers/learning.ts'
 import { LTI, startPlatform, type Platform } from '../helpers/lti-platform.ts'

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { decodeProtectedHeader } from 'jose'
-import { addDeployment, register } from '../../shared/services/lti-registrations-service.ts'
+import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { call } from '../helpers/http.ts'
 import { course, user } from '../helpers/learning.ts'
 import {
@@ -24,8 +24,8 @@ import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { operator } from '../../shared/domain/actor.ts'
 import { CreateUserInput } from '../../shared/domain/users/user-schemas.ts'
 import { parseOrThrow } from '../../shared/domain/validation.ts'
-import { createUser } from '../../shared/services/users-service.ts'
-import { getUserCounters } from '../../shared/store/users-store.ts'
+import { createUser } from '../../shared/services/users/users-service.ts'
+import { getUserCounters } from '../../shared/store/users/users-store.ts'
 
 let t: TestTenant
 let platform: Platform
@@ -388,7 +388,7 @@ describe('refused launches', () => {
 
   it('inactive registration', async () => {
     const login = await startLogin(host, platform, launchUrl)
-    const { deactivate } = await import('../../shared/services/lti-registrations-service.ts')
+    const { deactivate } = await import('../../shared/services/lti/lti-registrations-service.ts')
     await deactivate(t.tenant, registrationId)
     const token = await platform.sign(launchClaims(platform, login.nonce))
     const reply = await postForm(
@@ -496,7 +496,7 @@ describe('deep linking', () => {
   })
 
   it('is refused when the registration has deep linking off', async () => {
-    const { deactivate } = await import('../../shared/services/lti-registrations-service.ts')
+    const { deactivate } = await import('../../shared/services/lti/lti-registrations-service.ts')
     await deactivate(t.tenant, registrationId)
     const again = await register(t.tenant, {
       issuer: platform.issuer,
@@ -542,7 +542,7 @@ describe('JWKS', () => {
     expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' })
     expect(key.d).toBeUndefined()
     const { stageToolKey, promoteToolKey, signAsTool } =
-      await import('../../shared/services/lti-keys-service.ts')
+      await import('../../shared/services/lti/lti-keys-service.ts')
     const staged = await stageToolKey(t.tenant)
     const published = await call('GET', '/api/v1/lti/.well-known/jwks.json', { host })
     expect(published.body.keys.map((k: { kid: string }) => k.kid)).toEqual([key.kid, staged.nextKid])
@@ -557,7 +557,7 @@ describe('JWKS', () => {
 
   it('keeps the private key sealed at rest', async () => {
     await call('GET', '/api/v1/lti/.well-known/jwks.json', { host })
-    const { getKeyRing, getToolKeys } = await import('../../shared/store/lti-keys-store.ts')
+    const { getKeyRing, getToolKeys } = await import('../../shared/store/lti/lti-keys-store.ts')
     const ring = await getKeyRing(t.tenant)
     const [stored] = await getToolKeys(t.tenant, [ring?.currentKid ?? ''])
     expect(stored?.sealedPrivateJwk).toMatch(/^v2\./)

@@ -5,8 +5,8 @@
  * learner narrows nothing but takes the in-memory path).
  */
 import { describe, expect, it } from 'vitest'
-import { configureCourse } from '../../shared/services/courses-service.ts'
-import { importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
+import { configureCourse } from '../../shared/services/courses/courses-service.ts'
+import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { reportColumns, type ReportType } from '../../shared/domain/reports/rows.ts'
-import { recordActivity } from '../../shared/services/learner-service.ts'
-import { listSentMail } from '../../shared/services/mail-service.ts'
+import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { listSentMail } from '../../shared/services/deliveries/mail-service.ts'
 import { parseCsv, readXlsx, type XlsxCell } from '../helpers/file-readers.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'

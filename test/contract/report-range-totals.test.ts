@@ -4,7 +4,7 @@
  * and as drops and reactivations move enrollments between statuses and days.
  */
 import { describe, expect, it } from 'vitest'
-import { importCompletion } from '../../shared/services/learner-service.ts'
+import { importCompletion } from '../../shared/services/enrollments/learner-service.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 

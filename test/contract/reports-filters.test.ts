@@ -4,8 +4,8 @@
  * enrollment write. meta.total is exact and pages follow the report's order.
  */
 import { describe, expect, it } from 'vitest'
-import { configureCourse } from '../../shared/services/courses-service.ts'
-import { importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
+import { configureCourse } from '../../shared/services/courses/courses-service.ts'
+import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 

@@ -4,9 +4,13 @@
  * course settings and sign-ins have no API route: they are arranged through the services.
  */
 import { describe, expect, it } from 'vitest'
-import { configureCourse } from '../../shared/services/courses-service.ts'
-import { gradeQuizAttempt, importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
-import { deactivateUser, recordLogin } from '../../shared/services/users-service.ts'
+import { configureCourse } from '../../shared/services/courses/courses-service.ts'
+import {
+  gradeQuizAttempt,
+  importCompletion,
+  recordActivity,
+} from '../../shared/services/enrollments/learner-service.ts'
+import { deactivateUser, recordLogin } from '../../shared/services/users/users-service.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 

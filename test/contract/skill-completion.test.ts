@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { recordActivity } from '../../shared/services/learner-service.ts'
+import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
 import { lms } from '../helpers/cli.ts'
 import { course, user } from '../helpers/learning.ts'
 import { untilAllRelayed } from '../helpers/outbox.ts'

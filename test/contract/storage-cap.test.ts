@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { storageCapBytes } from '../../shared/domain/plans/entitlements.ts'
-import { changePackageSize } from '../../shared/store/storage-store.ts'
+import { changePackageSize } from '../../shared/store/files/storage-store.ts'
 import { lms } from '../helpers/cli.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 

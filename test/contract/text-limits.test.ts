@@ -5,8 +5,8 @@
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { getTenantBySlug } from '../../shared/store/tenants-store.ts'
-import { putCustomFieldDef } from '../../shared/store/users-store.ts'
+import { getTenantBySlug } from '../../shared/store/tenants/tenants-store.ts'
+import { putCustomFieldDef } from '../../shared/store/users/users-store.ts'
 import { lms } from '../helpers/cli.ts'
 import { call, type Reply } from '../helpers/http.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'

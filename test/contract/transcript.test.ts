@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { configureCourse } from '../../shared/services/courses-service.ts'
-import { importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
+import { configureCourse } from '../../shared/services/courses/courses-service.ts'
+import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 
 const THIS_YEAR = new Date().getUTCFullYear()

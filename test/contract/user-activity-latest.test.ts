@@ -5,8 +5,8 @@
  * stays history), and the listing agrees row for row with the exact reads a group takes.
  */
 import { describe, expect, it } from 'vitest'
-import { importCompletion, recordActivity } from '../../shared/services/learner-service.ts'
-import { recordLogin } from '../../shared/services/users-service.ts'
+import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { recordLogin } from '../../shared/services/users/users-service.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import type { User } from '../../shared/domain/users/user.ts'
-import { insertUser } from '../../shared/store/users-store.ts'
+import { insertUser } from '../../shared/store/users/users-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 
 async function createUser(t: TestTenant, body: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { putCustomFieldDef } from '../../shared/store/users-store.ts'
-import { listOutboxEvents } from '../../shared/store/outbox-store.ts'
+import { putCustomFieldDef } from '../../shared/store/users/users-store.ts'
+import { listOutboxEvents } from '../../shared/store/outbox/outbox-store.ts'
 import { client } from '../helpers/http.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 

@@ -6,9 +6,9 @@
  */
 import { randomBytes, randomInt } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { getTenantBySlug } from '../../shared/store/tenants-store.ts'
-import { listOutboxEvents } from '../../shared/store/outbox-store.ts'
-import { getUserCounters } from '../../shared/store/users-store.ts'
+import { getTenantBySlug } from '../../shared/store/tenants/tenants-store.ts'
+import { listOutboxEvents } from '../../shared/store/outbox/outbox-store.ts'
+import { getUserCounters } from '../../shared/store/users/users-store.ts'
 import { lms } from '../helpers/cli.ts'
 import { call, type CallOptions } from '../helpers/http.ts'
 

@@ -12,8 +12,8 @@ import {
   deleteEndpoint,
   listDeliveries,
   retryNow,
-} from '../../shared/services/webhooks-service.ts'
-import { listAudit } from '../../shared/store/audit-store.ts'
+} from '../../shared/services/deliveries/webhooks-service.ts'
+import { listAudit } from '../../shared/store/tenants/audit-store.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { until } from '../helpers/until.ts'

@@ -4,15 +4,15 @@ import { handler as webhookWorker } from '../../functions/workers/webhook-delive
 import { config } from '../../shared/config.ts'
 import { retryDelay } from '../../shared/domain/webhooks/webhook.ts'
 import { newEvent } from '../../shared/domain/events.ts'
-import { updateTenant } from '../../shared/services/tenants-service.ts'
+import { updateTenant } from '../../shared/services/tenants/tenants-service.ts'
 import {
   createEndpoint,
   deleteEndpoint,
   fanOut,
   listDeliveries,
   listLiveEndpoints,
-} from '../../shared/services/webhooks-service.ts'
-import { getEndpoint } from '../../shared/store/webhooks-store.ts'
+} from '../../shared/services/deliveries/webhooks-service.ts'
+import { getEndpoint } from '../../shared/store/deliveries/webhooks-store.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { until } from '../helpers/until.ts'
 import { newTenant } from '../helpers/tenants.ts'

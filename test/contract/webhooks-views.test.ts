@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { WebhookDelivery } from '../../shared/domain/webhooks/webhook.ts'
-import { createEndpoint, listDeliveries } from '../../shared/services/webhooks-service.ts'
+import { createEndpoint, listDeliveries } from '../../shared/services/deliveries/webhooks-service.ts'
 import { lms } from '../helpers/cli.ts'
 import { startReceiver, type Received } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'

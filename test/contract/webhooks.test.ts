@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { EntitlementError } from '../../shared/domain/errors.ts'
-import { updateTenant } from '../../shared/services/tenants-service.ts'
+import { updateTenant } from '../../shared/services/tenants/tenants-service.ts'
 import {
   attemptDelivery,
   attemptQueuedDelivery,
@@ -9,11 +9,11 @@ import {
   deleteEndpoint,
   listDeliveries,
   retryNow,
-} from '../../shared/services/webhooks-service.ts'
+} from '../../shared/services/deliveries/webhooks-service.ts'
 import { CLAIM_LEASE_MS } from '../../shared/domain/attempts.ts'
 import { envelopeBody } from '../../shared/domain/webhooks/webhook.ts'
-import { listAudit } from '../../shared/store/audit-store.ts'
-import { claimAttempt, insertDelivery, recordAttempt } from '../../shared/store/webhooks-store.ts'
+import { listAudit } from '../../shared/store/tenants/audit-store.ts'
+import { claimAttempt, insertDelivery, recordAttempt } from '../../shared/store/deliveries/webhooks-store.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { untilAllRelayed } from '../helpers/outbox.ts'
@@ -323,7 +323,7 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
     const r = await startReceiver()
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     await updateTenant(t.slug, { plan: 'starter' })
-    const { createUser: create } = await import('../../shared/services/users-service.ts')
+    const { createUser: create } = await import('../../shared/services/users/users-service.ts')
     const { operator } = await import('../../shared/domain/actor.ts')
     await create({ ...t.tenant, plan: 'starter' }, { ...userBody(), role: 'learner' }, operator)
     // Barrier: relayed while on starter, and each event says how many deliveries it queued.

@@ -5,7 +5,7 @@
  * changes nothing.
  */
 import { describe, expect, it } from 'vitest'
-import { putCustomFieldDef } from '../../shared/store/users-store.ts'
+import { putCustomFieldDef } from '../../shared/store/users/users-store.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 

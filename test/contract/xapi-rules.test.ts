@@ -9,19 +9,23 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { open } from '../../shared/crypto/secret-box.ts'
 import { newEvent } from '../../shared/domain/events.ts'
-import { recordActivity } from '../../shared/services/learner-service.ts'
-import { connect, disconnect, recordStoreSecretOf } from '../../shared/services/lrs-connection-service.ts'
+import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import {
+  connect,
+  disconnect,
+  recordStoreSecretOf,
+} from '../../shared/services/deliveries/lrs-connection-service.ts'
 import {
   attemptStatement,
   fanOutStatements,
   listLog,
   retryAllFailed,
-} from '../../shared/services/xapi-service.ts'
+} from '../../shared/services/deliveries/xapi-service.ts'
 import type { StatementDelivery } from '../../shared/domain/xapi/delivery.ts'
-import { batchPut, getItem } from '../../shared/store/db.ts'
-import { keys } from '../../shared/store/keys.ts'
-import { appendEvent, type PendingEvent } from '../../shared/store/outbox-store.ts'
-import { insertStatement } from '../../shared/store/xapi-store.ts'
+import { batchPut, getItem } from '../../shared/store/core/db.ts'
+import { keys } from '../../shared/store/core/keys.ts'
+import { appendEvent, type PendingEvent } from '../../shared/store/outbox/outbox-store.ts'
+import { insertStatement } from '../../shared/store/deliveries/xapi-store.ts'
 import { startRecordStore, type RecordStore } from '../helpers/record-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { untilAllRelayed } from '../helpers/outbox.ts'

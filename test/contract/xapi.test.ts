@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { gradeQuizAttempt, recordActivity } from '../../shared/services/learner-service.ts'
-import { connect, testConnection } from '../../shared/services/lrs-connection-service.ts'
-import { listLog, retryAllFailed, retryStatement } from '../../shared/services/xapi-service.ts'
+import { gradeQuizAttempt, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { connect, testConnection } from '../../shared/services/deliveries/lrs-connection-service.ts'
+import { listLog, retryAllFailed, retryStatement } from '../../shared/services/deliveries/xapi-service.ts'
 import type { StatementDelivery } from '../../shared/domain/xapi/delivery.ts'
 import { lms } from '../helpers/cli.ts'
 import { startRecordStore } from '../helpers/record-store.ts'

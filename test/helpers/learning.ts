@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { expect } from 'vitest'
 import type { CourseSettings } from '../../shared/domain/courses/course.ts'
-import { configureCourse } from '../../shared/services/courses-service.ts'
+import { configureCourse } from '../../shared/services/courses/courses-service.ts'
 import { userBody, type TestTenant } from './tenants.ts'
 
 export async function user(t: TestTenant, over: Record<string, unknown> = {}) {

@@ -18,7 +18,7 @@ import {
   type JWTPayload,
 } from 'jose'
 import type { TenantContext } from '../../shared/domain/tenants/tenant.ts'
-import { addDeployment, register } from '../../shared/services/lti-registrations-service.ts'
+import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { call, type Reply } from './http.ts'
 
 export const LTI = {

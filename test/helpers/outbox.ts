@@ -5,8 +5,8 @@
  * queued), so once an event is relayed, what it will ever send is known.
  */
 import type { TenantContext } from '../../shared/domain/tenants/tenant.ts'
-import { queryAll } from '../../shared/store/db.ts'
-import { keys } from '../../shared/store/keys.ts'
+import { queryAll } from '../../shared/store/core/db.ts'
+import { keys } from '../../shared/store/core/keys.ts'
 import { until } from './until.ts'
 
 export interface OutboxEventState {

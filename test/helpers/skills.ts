@@ -1,7 +1,7 @@
 /** Skills fixtures: domains, skills and levels written through the services, as the CLI does. */
 import type { TenantContext } from '../../shared/domain/tenants/tenant.ts'
 import type { SkillLevel, SkillSource } from '../../shared/domain/skills/skill.ts'
-import { createDomain, createSkill, setLevel } from '../../shared/services/skills-service.ts'
+import { createDomain, createSkill, setLevel } from '../../shared/services/skills/skills-service.ts'
 import { call, type Reply } from './http.ts'
 import type { TestTenant } from './tenants.ts'
 

@@ -1,7 +1,7 @@
 /** Each test makes its own tenant, so tests never share data. */
 import { randomBytes } from 'node:crypto'
 import type { PlanId } from '../../shared/domain/errors.ts'
-import { createApiKey, createTenant } from '../../shared/services/tenants-service.ts'
+import { createApiKey, createTenant } from '../../shared/services/tenants/tenants-service.ts'
 import type { Tenant } from '../../shared/domain/tenants/tenant.ts'
 import { client } from './http.ts'
 

@@ -5,8 +5,8 @@
  * before. The stored item is read with the SDK's own client, apart from the product.
  */
 import { describe, expect, it } from 'vitest'
-import { configureCourse } from '../../shared/services/courses-service.ts'
-import { keys } from '../../shared/store/keys.ts'
+import { configureCourse } from '../../shared/services/courses/courses-service.ts'
+import { keys } from '../../shared/store/core/keys.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant } from '../helpers/tenants.ts'
 import { storedItem } from '../helpers/stored-item.ts'

@@ -5,7 +5,7 @@
  * is read with the SDK's own client, apart from the product.
  */
 import { describe, expect, it } from 'vitest'
-import { keys } from '../../shared/store/keys.ts'
+import { keys } from '../../shared/store/core/keys.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant } from '../helpers/tenants.ts'
 import { storedItem } from '../helpers/stored-item.ts'

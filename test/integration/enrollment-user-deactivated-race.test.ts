@@ -6,10 +6,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { RuleViolationError } from '../../shared/domain/errors.ts'
-import { bulkEnroll, createEnrollment, dropEnrollment } from '../../shared/services/enrollments-service.ts'
-import { deactivateUser } from '../../shared/services/users-service.ts'
-import { listUserEnrollments } from '../../shared/store/enrollments-list.ts'
-import { listOutboxEvents } from '../../shared/store/outbox-store.ts'
+import {
+  bulkEnroll,
+  createEnrollment,
+  dropEnrollment,
+} from '../../shared/services/enrollments/enrollments-service.ts'
+import { deactivateUser } from '../../shared/services/users/users-service.ts'
+import { listUserEnrollments } from '../../shared/store/enrollments/enrollments-list.ts'
+import { listOutboxEvents } from '../../shared/store/outbox/outbox-store.ts'
 import { beforeNextTransaction as beforeNext } from '../helpers/dynamodb-calls.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { operator, type Actor } from '../../shared/domain/actor.ts'
 import { ScopeMissingError } from '../../shared/domain/errors.ts'
-import { createUser, getUser, updateUser } from '../../shared/services/users-service.ts'
+import { createUser, getUser, updateUser } from '../../shared/services/users/users-service.ts'
 import { beforeNextTransaction } from '../helpers/dynamodb-calls.ts'
 import { newTenant, userBody } from '../helpers/tenants.ts'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { operator } from '../../shared/domain/actor.ts'
 import { EntitlementError } from '../../shared/domain/errors.ts'
-import { createUser, listUsers, updateUser } from '../../shared/services/users-service.ts'
-import { updateTenant } from '../../shared/services/tenants-service.ts'
+import { createUser, listUsers, updateUser } from '../../shared/services/users/users-service.ts'
+import { updateTenant } from '../../shared/services/tenants/tenants-service.ts'
 import { newTenant, userBody } from '../helpers/tenants.ts'
 
 const input = (over: Record<string, unknown> = {}) =>

@@ -4,7 +4,7 @@
  * as before (null, {}). The stored item is read with the SDK's own client, apart from the product.
  */
 import { describe, expect, it } from 'vitest'
-import { keys } from '../../shared/store/keys.ts'
+import { keys } from '../../shared/store/core/keys.ts'
 import { newTenant, userBody } from '../helpers/tenants.ts'
 import { storedItem } from '../helpers/stored-item.ts'
 

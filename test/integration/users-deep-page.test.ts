@@ -1,6 +1,6 @@
 /**
  * Deep pages of the users list skip the offset on the keys-only position index and read the page
- * from gsi1 after the last skipped user (shared/store/user-positions.ts): a page must be exactly the
+ * from gsi1 after the last skipped user (shared/store/users/user-positions.ts): a page must be exactly the
  * page the whole list has there, in both orders, with users of the same millisecond (ties broken by
  * id, as gsi1 breaks them) across page boundaries, a user created through the API among the seeded
  * ones, and meta.total the tenant's count.
@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { User } from '../../shared/domain/users/user.ts'
-import { listUsers } from '../../shared/services/users-service.ts'
-import { runWithDbMetrics } from '../../shared/store/metrics.ts'
-import { seedUsers } from '../../shared/store/users-store.ts'
+import { listUsers } from '../../shared/services/users/users-service.ts'
+import { runWithDbMetrics } from '../../shared/store/core/metrics.ts'
+import { seedUsers } from '../../shared/store/users/users-store.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 
 const SEEDED = 262

@@ -3,7 +3,7 @@ import { afterEach, inject } from 'vitest'
 import { pointAtEmbeddedStores } from '../../local/aws-environment.ts'
 import { closeOpenReceivers } from '../helpers/receiver.ts'
 import { stopOpenStacks } from '../helpers/stack.ts'
-import { contentBucketName, exportsBucketName } from '../../shared/store/table-schema.ts'
+import { contentBucketName, exportsBucketName } from '../../shared/store/core/table-schema.ts'
 
 pointAtEmbeddedStores(inject('dynamoEndpoint'), inject('emulatorEndpoint'))
 process.env.LMS_CONTENT_BUCKET = contentBucketName

@@ -1,10 +1,10 @@
 /**
  * The export worker: builds each queued export job's file (one message per job) and streams it
  * into the exports bucket. A message whose job another delivery is building comes back later;
- * a job already completed or failed is left as it is (shared/services/export-jobs-service.ts).
+ * a job already completed or failed is left as it is (shared/services/files/export-jobs-service.ts).
  */
 import { queueWorker } from '../../../shared/queue/worker.ts'
-import { ExportMessage, runExport } from '../../../shared/services/export-jobs-service.ts'
+import { ExportMessage, runExport } from '../../../shared/services/files/export-jobs-service.ts'
 
 export const handler = queueWorker({
   name: 'export',

@@ -10,8 +10,8 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import { errorFields, log } from '../../../shared/log.ts'
-import { relayAll } from '../../../shared/services/relay-service.ts'
-import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox-store.ts'
+import { relayAll } from '../../../shared/services/outbox/relay-service.ts'
+import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox/outbox-store.ts'
 import { relayNotificationRecords } from './notification-records.ts'
 
 const CONCURRENCY = 16

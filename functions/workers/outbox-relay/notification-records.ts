@@ -1,17 +1,17 @@
 /**
  * The relay's notification fan-out: each notification inserted on the stream goes onto the
- * notifications queue (shared/services/notification-relay.ts), next to the events' fan-out.
+ * notifications queue (shared/services/outbox/notification-relay.ts), next to the events' fan-out.
  */
 import type { DynamoDBRecord } from 'aws-lambda'
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import { mapLimit } from '../../../shared/concurrency.ts'
 import { errorFields, log } from '../../../shared/log.ts'
-import { relayNotification } from '../../../shared/services/notification-relay.ts'
+import { relayNotification } from '../../../shared/services/outbox/notification-relay.ts'
 import {
   toPendingNotification,
   type PendingNotification,
-} from '../../../shared/store/notification-outbox-store.ts'
+} from '../../../shared/store/outbox/notification-outbox-store.ts'
 
 const CONCURRENCY = 16
 

@@ -2,7 +2,7 @@
  * The webhook worker: one attempt per message (shared/queue/worker.ts). Only failures SQS should
  * retry (the store was unavailable, a malformed message) are reported; a receiver's failure is
  * not one of them: the next attempt is queued as a new delayed message, as after an exception while
- * making the attempt (shared/services/claimed-attempt.ts). The attempts of one batch share one
+ * making the attempt (shared/services/deliveries/claimed-attempt.ts). The attempts of one batch share one
  * read of each endpoint.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
@@ -11,7 +11,7 @@ import {
   attemptQueuedDelivery,
   endpointReads,
   WebhookMessage,
-} from '../../../shared/services/webhooks-service.ts'
+} from '../../../shared/services/deliveries/webhooks-service.ts'
 
 export const handler = (batch: SQSEvent): Promise<SQSBatchResponse> => {
   const endpoint = endpointReads()

@@ -1,7 +1,7 @@
 /**
  * LTI 1.3 tool provider: the registration a tenant admin enters, the claims a platform's id_token
  * carries, and the pure rules of a launch (message type, version, deployment, roles, names). No
- * cryptography and no storage here: those are in shared/services/lti-*.ts and shared/store/lti-store.ts.
+ * cryptography and no storage here: those are in shared/services/lti-*.ts and shared/store/lti/lti-store.ts.
  */
 import { createHash } from 'node:crypto'
 import * as v from 'valibot'

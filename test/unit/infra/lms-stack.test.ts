@@ -11,7 +11,7 @@ import { LmsStack, type LmsStackProps } from '../../../lib/lms-stack.ts'
 import type { QueueWorker } from '../../../lib/queue-worker.ts'
 import { CLAIM_LEASE_MS } from '../../../shared/domain/attempts.ts'
 import { fallbackGroup, routeGroups, routeKey, routes, type RouteGroup } from '../../../shared/routes.ts'
-import { deadLetterSuffix, queueNames, tableSchema } from '../../../shared/store/table-schema.ts'
+import { deadLetterSuffix, queueNames, tableSchema } from '../../../shared/store/core/table-schema.ts'
 
 const serviceHost = 'lms.example.org'
 const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/abc'

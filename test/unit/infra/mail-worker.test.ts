@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LmsStack } from '../../../lib/lms-stack.ts'
 import type { QueueWorker } from '../../../lib/queue-worker.ts'
-import { MAIL_CLAIM_LEASE_MS } from '../../../shared/store/mail-store.ts'
+import { MAIL_CLAIM_LEASE_MS } from '../../../shared/store/deliveries/mail-store.ts'
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
 const stack = new LmsStack(app, 'Test', {

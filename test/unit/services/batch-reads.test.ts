@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { oncePerBatch } from '../../../shared/services/batch-reads.ts'
+import { oncePerBatch } from '../../../shared/services/core/batch-reads.ts'
 
 describe('oncePerBatch: reads the items of one batch share', () => {
   it('reads each key once, however many items of the batch ask, at once or later', async () => {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { statusAfterFailure } from '../../../shared/domain/attempts.ts'
 import { ServiceUnavailableError } from '../../../shared/domain/errors.ts'
-import { outcomeOrFault, ROW_GONE, runQueuedAttempt } from '../../../shared/services/claimed-attempt.ts'
-import type { Claim } from '../../../shared/store/delivery-log.ts'
+import {
+  outcomeOrFault,
+  ROW_GONE,
+  runQueuedAttempt,
+} from '../../../shared/services/deliveries/claimed-attempt.ts'
+import type { Claim } from '../../../shared/store/deliveries/delivery-log.ts'
 
 const claimed = (attempt: number) => ({ attempt, maxAttempts: 5, log: { msg: 'attempt threw', id: 'd1' } })
 interface Outcome {
@@ -74,7 +78,7 @@ describe('runQueuedAttempt: one queued attempt of a delivery-log row', () => {
   })
 
   /**
-   * The store's claim condition (shared/store/delivery-log.ts): attempt n of a pending row from
+   * The store's claim condition (shared/store/deliveries/delivery-log.ts): attempt n of a pending row from
    * n - 1, or from an unrecorded claim of n whose lease ran out (`leaseOver`).
    */
   function claimOf(row: Row | undefined, attempt: number, leaseOver: boolean): Claim<Row> {

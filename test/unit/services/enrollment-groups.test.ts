@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { transactionGroups } from '../../../shared/services/enrollment-engine.ts'
+import { transactionGroups } from '../../../shared/services/enrollments/enrollment-engine.ts'
 
 describe('transactionGroups: enrollment rows cut to fit one transaction', () => {
   const rows = (n: number, reactivated = false) =>

@@ -2,7 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Tenant } from '../../../shared/domain/tenants/tenant.ts'
-import { meterApiRequest } from '../../../shared/services/usage-service.ts'
+import { meterApiRequest } from '../../../shared/services/billing/usage-service.ts'
 import { inputsOf, mockDocuments } from '../../helpers/mock-documents.ts'
 
 const ddb = mockDocuments()

@@ -12,9 +12,9 @@ import {
   toEnrollmentActivity,
   toUserActivity,
   userActivityAttributes,
-} from '../../../shared/store/activity-index.ts'
-import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
-import { tableSchema } from '../../../shared/store/table-schema.ts'
+} from '../../../shared/store/reports/activity-index.ts'
+import { enrollmentItem } from '../../../shared/store/enrollments/enrollment-items.ts'
+import { tableSchema } from '../../../shared/store/core/table-schema.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 

@@ -6,15 +6,15 @@ import {
   latestTopParams,
   toLatestEntry,
   userEntriesParams,
-} from '../../../shared/store/activity-index.ts'
+} from '../../../shared/store/reports/activity-index.ts'
 import {
   activityHistorySteps,
   latestMoveSteps,
   seedLatestItems,
-} from '../../../shared/store/activity-latest-items.ts'
-import { latestMonthsParams } from '../../../shared/store/activity-latest-reads.ts'
-import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
-import { tableSchema } from '../../../shared/store/table-schema.ts'
+} from '../../../shared/store/reports/activity-latest-items.ts'
+import { latestMonthsParams } from '../../../shared/store/reports/activity-latest-reads.ts'
+import { enrollmentItem } from '../../../shared/store/enrollments/enrollment-items.ts'
+import { tableSchema } from '../../../shared/store/core/table-schema.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 

@@ -6,7 +6,7 @@ import {
   insertApiKeySteps,
   revokeApiKeySteps,
   type ApiKeyRecord,
-} from '../../../shared/store/api-keys-store.ts'
+} from '../../../shared/store/tenants/api-keys-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const at = '2026-03-01T10:00:00.000Z'

@@ -1,15 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { cond } from '../../../shared/store/expression.ts'
+import { cond } from '../../../shared/store/core/expression.ts'
 import {
   counterStep,
   countersGetParams,
   countersPutParams,
   countersSetParams,
   getCounters,
-} from '../../../shared/store/counters.ts'
-import { MalformedItem } from '../../../shared/store/store-errors.ts'
+} from '../../../shared/store/tenants/counters.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 import { mockDocuments } from '../../helpers/mock-documents.ts'
 

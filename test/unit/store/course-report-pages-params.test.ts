@@ -3,10 +3,10 @@ import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import {
   courseAssignmentsParams,
   courseCompletionsParams,
-} from '../../../shared/store/course-report-pages.ts'
-import { statusEnrollmentsParams } from '../../../shared/store/status-enrollment-pages.ts'
-import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
-import { tableSchema } from '../../../shared/store/table-schema.ts'
+} from '../../../shared/store/reports/course-report-pages.ts'
+import { statusEnrollmentsParams } from '../../../shared/store/reports/status-enrollment-pages.ts'
+import { enrollmentItem } from '../../../shared/store/enrollments/enrollment-items.ts'
+import { tableSchema } from '../../../shared/store/core/table-schema.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 

@@ -7,7 +7,7 @@ import {
   coursesQueryParams,
   courseCountsParams,
   listCoursesParams,
-} from '../../../shared/store/courses-list.ts'
+} from '../../../shared/store/courses/courses-list.ts'
 import {
   appendModuleSteps,
   courseSummariesParams,
@@ -17,8 +17,8 @@ import {
   insertCourseSteps,
   listModulesParams,
   saveCourseSteps,
-} from '../../../shared/store/courses-store.ts'
-import type { TransactItem } from '../../../shared/store/db.ts'
+} from '../../../shared/store/courses/courses-store.ts'
+import type { TransactItem } from '../../../shared/store/core/db.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 'ten-1', plan: 'free' }

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
-import { decodeEach, decodeItem, nullable, withDefault } from '../../../shared/store/decode.ts'
-import { MalformedItem } from '../../../shared/store/store-errors.ts'
+import { decodeEach, decodeItem, nullable, withDefault } from '../../../shared/store/core/decode.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 
 const Thing = v.object({ id: v.string(), note: nullable(v.string()), count: withDefault(v.number(), 0) })
 

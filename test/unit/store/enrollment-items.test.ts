@@ -6,8 +6,8 @@ import {
   toEnrollment,
   toEnrollmentCounters,
   toPair,
-} from '../../../shared/store/enrollment-items.ts'
-import { MalformedItem } from '../../../shared/store/store-errors.ts'
+} from '../../../shared/store/enrollments/enrollment-items.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { enrollmentFixture } from '../../helpers/enrollment-fixture.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }

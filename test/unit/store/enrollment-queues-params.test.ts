@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { Enrollment } from '../../../shared/domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { accessEndedByParams, oldestWaitlistedParams } from '../../../shared/store/enrollment-queues.ts'
-import { enrollmentIdOfIndexKey, pairIndexKeys } from '../../../shared/store/enrollment-items.ts'
-import { insertEnrollmentsParams, saveEnrollmentParams } from '../../../shared/store/enrollments-store.ts'
+import {
+  accessEndedByParams,
+  oldestWaitlistedParams,
+} from '../../../shared/store/enrollments/enrollment-queues.ts'
+import { enrollmentIdOfIndexKey, pairIndexKeys } from '../../../shared/store/enrollments/enrollment-items.ts'
+import {
+  insertEnrollmentsParams,
+  saveEnrollmentParams,
+} from '../../../shared/store/enrollments/enrollments-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 import { enrollmentFixture } from '../../helpers/enrollment-fixture.ts'
 

@@ -10,7 +10,7 @@ import {
   courseEnrollmentsParams,
   tenantEnrollmentsParams,
   userEnrollmentsParams,
-} from '../../../shared/store/enrollments-list.ts'
+} from '../../../shared/store/enrollments/enrollments-list.ts'
 import {
   getEnrollmentParams,
   getEnrollmentsParams,
@@ -18,7 +18,7 @@ import {
   insertEnrollmentsParams,
   saveEnrollmentParams,
   type NewEnrollment,
-} from '../../../shared/store/enrollments-store.ts'
+} from '../../../shared/store/enrollments/enrollments-store.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
 const pk = `T#${tenant.id}`

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
-import { seedEnrollmentWrites } from '../../../shared/store/enrollments-seed.ts'
-import { insertEnrollmentsParams } from '../../../shared/store/enrollments-store.ts'
+import { enrollmentItem } from '../../../shared/store/enrollments/enrollment-items.ts'
+import { seedEnrollmentWrites } from '../../../shared/store/enrollments/enrollments-seed.ts'
+import { insertEnrollmentsParams } from '../../../shared/store/enrollments/enrollments-store.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }

@@ -8,8 +8,8 @@ import {
   failExportJobParams,
   getExportJobParams,
   withdrawExportJobParams,
-} from '../../../shared/store/export-jobs-store.ts'
-import { expiredLeasesParams, failStuckExportParams } from '../../../shared/store/export-leases.ts'
+} from '../../../shared/store/files/export-jobs-store.ts'
+import { expiredLeasesParams, failStuckExportParams } from '../../../shared/store/files/export-leases.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

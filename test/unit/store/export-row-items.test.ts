@@ -2,9 +2,9 @@ import { marshall } from '@aws-sdk/util-dynamodb'
 import { describe, expect, it } from 'vitest'
 import type { Enrollment } from '../../../shared/domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
-import { rowAttributes, toRowEnrollment, type RawItem } from '../../../shared/store/export-row-items.ts'
-import { MalformedItem } from '../../../shared/store/store-errors.ts'
+import { enrollmentItem } from '../../../shared/store/enrollments/enrollment-items.ts'
+import { rowAttributes, toRowEnrollment, type RawItem } from '../../../shared/store/files/export-row-items.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'

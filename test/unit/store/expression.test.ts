@@ -7,7 +7,7 @@ import {
   projectionExpression,
   queryExpression,
   updateExpression,
-} from '../../../shared/store/expression.ts'
+} from '../../../shared/store/core/expression.ts'
 
 describe('Function: updateExpression', () => {
   it('sets, adds and removes with placeholders only, leaving zero deltas out', () => {

@@ -18,15 +18,15 @@ import { operator } from '../../../shared/domain/actor.ts'
 import { ConflictError, EntitlementError, ServiceUnavailableError } from '../../../shared/domain/errors.ts'
 import { toErrorResult } from '../../../shared/http/errors.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { createUser, getUser } from '../../../shared/services/users-service.ts'
-import { consumeMinuteWindow } from '../../../shared/store/rate-limits-store.ts'
+import { createUser, getUser } from '../../../shared/services/users/users-service.ts'
+import { consumeMinuteWindow } from '../../../shared/store/tenants/rate-limits-store.ts'
 import {
   BATCH_ATTEMPTS,
   batchDelete,
   batchGet,
   UnprocessedItemsLeft,
   updateOrCurrent,
-} from '../../../shared/store/db.ts'
+} from '../../../shared/store/core/db.ts'
 import { handler } from '../../../functions/users/handler.ts'
 import type { HttpEvent } from '../../../shared/http/context.ts'
 import type { Context } from 'aws-lambda'

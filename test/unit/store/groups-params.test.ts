@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Group } from '../../../shared/domain/groups/group.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import type { TransactItem } from '../../../shared/store/db.ts'
+import type { TransactItem } from '../../../shared/store/core/db.ts'
 import {
   deleteGroupSteps,
   existingMembershipsParams,
@@ -11,7 +11,7 @@ import {
   listMemberEdgesParams,
   membershipSteps,
   saveGroupSteps,
-} from '../../../shared/store/groups-store.ts'
+} from '../../../shared/store/groups/groups-store.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 'ten-1', plan: 'free' }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { LtiRegistration } from '../../../shared/domain/lti/lti.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { keys } from '../../../shared/store/keys.ts'
-import { keyRingParams, type KeyRing, type StoredToolKey } from '../../../shared/store/lti-keys-store.ts'
-import { ltiParams } from '../../../shared/store/lti-store.ts'
+import { keys } from '../../../shared/store/core/keys.ts'
+import { keyRingParams, type KeyRing, type StoredToolKey } from '../../../shared/store/lti/lti-keys-store.ts'
+import { ltiParams } from '../../../shared/store/lti/lti-store.ts'
 import { readable, rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

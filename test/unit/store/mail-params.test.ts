@@ -8,12 +8,12 @@ import {
   recipientMarkerKey,
   sinkQueryParams,
   tenantContactsQueryParams,
-} from '../../../shared/store/mail-store.ts'
+} from '../../../shared/store/deliveries/mail-store.ts'
 import {
   notificationRelayParams,
   toPendingNotification,
-} from '../../../shared/store/notification-outbox-store.ts'
-import { contactNotificationPut, notificationPut } from '../../../shared/store/outbox-items.ts'
+} from '../../../shared/store/outbox/notification-outbox-store.ts'
+import { contactNotificationPut, notificationPut } from '../../../shared/store/outbox/outbox-items.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

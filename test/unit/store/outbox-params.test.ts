@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { auditPutParams, auditQueryParams } from '../../../shared/store/audit-store.ts'
-import { contactPutParams, contactQueryParams } from '../../../shared/store/contact-store.ts'
-import { outboxQueryParams, toPendingEvent } from '../../../shared/store/outbox-store.ts'
-import { MalformedItem } from '../../../shared/store/store-errors.ts'
+import { auditPutParams, auditQueryParams } from '../../../shared/store/tenants/audit-store.ts'
+import { contactPutParams, contactQueryParams } from '../../../shared/store/tenants/contact-store.ts'
+import { outboxQueryParams, toPendingEvent } from '../../../shared/store/outbox/outbox-store.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

@@ -1,8 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, describe, expect, it } from 'vitest'
-import { outboxPut } from '../../../shared/store/outbox-items.ts'
-import { listPendingEvents, relayParams, toPendingEvent } from '../../../shared/store/outbox-store.ts'
-import { MalformedItem } from '../../../shared/store/store-errors.ts'
+import { outboxPut } from '../../../shared/store/outbox/outbox-items.ts'
+import { listPendingEvents, relayParams, toPendingEvent } from '../../../shared/store/outbox/outbox-store.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
 import { mockDocuments } from '../../helpers/mock-documents.ts'
 

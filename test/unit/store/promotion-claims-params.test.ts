@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { PROMOTION_CLAIM_LEASE_MS, promotionClaimParams } from '../../../shared/store/promotion-claims.ts'
+import {
+  PROMOTION_CLAIM_LEASE_MS,
+  promotionClaimParams,
+} from '../../../shared/store/enrollments/promotion-claims.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { newNotification } from '../../../shared/domain/events.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { monthlyUsageParams, usageAlertSteps, windowParams } from '../../../shared/store/rate-limits-store.ts'
+import {
+  monthlyUsageParams,
+  usageAlertSteps,
+  windowParams,
+} from '../../../shared/store/tenants/rate-limits-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

@@ -7,12 +7,15 @@ import {
   expiryCounterDeltas,
   expiryMonthSteps,
   expiryMonthsParams,
-} from '../../../shared/store/compliance-histogram-items.ts'
-import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
-import { insertEnrollmentsParams, saveEnrollmentParams } from '../../../shared/store/enrollments-store.ts'
-import { scoreSortValue } from '../../../shared/store/report-indexes.ts'
-import { completionsByScoreParams } from '../../../shared/store/report-score-reads.ts'
-import { courseEnrollmentsPageParams } from '../../../shared/store/course-enrollment-pages.ts'
+} from '../../../shared/store/reports/compliance-histogram-items.ts'
+import { enrollmentItem } from '../../../shared/store/enrollments/enrollment-items.ts'
+import {
+  insertEnrollmentsParams,
+  saveEnrollmentParams,
+} from '../../../shared/store/enrollments/enrollments-store.ts'
+import { scoreSortValue } from '../../../shared/store/reports/report-indexes.ts'
+import { completionsByScoreParams } from '../../../shared/store/reports/report-score-reads.ts'
+import { courseEnrollmentsPageParams } from '../../../shared/store/reports/course-enrollment-pages.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
@@ -120,7 +123,7 @@ describe('The compliance histogram', () => {
 describe('Course tallies by creation day (performance with a period)', () => {
   it('adds each write to its course and creation day, in the same transaction as the enrollment', async () => {
     const { courseDayTalliesParams, courseCreatedBetweenParams } =
-      await import('../../../shared/store/course-day-tallies.ts')
+      await import('../../../shared/store/reports/course-day-tallies.ts')
     const created = '2026-03-01T22:00:00.000Z'
     const steps = insertEnrollmentsParams(
       tenant,
@@ -165,7 +168,7 @@ describe('gsi5: one course enrollments page', () => {
 
 describe('entriesToRead: a filtered page’s first read', () => {
   it('reads the page alone unfiltered, the page over the status’s share with a margin, else twice the page', async () => {
-    const { entriesToRead } = await import('../../../shared/store/reports-store.ts')
+    const { entriesToRead } = await import('../../../shared/store/reports/reports-store.ts')
     expect(entriesToRead({}, 50)).toBe(50)
     expect(entriesToRead({ FilterExpression: '#n0 = :v0' }, 50, 0.42)).toBe(136)
     expect(entriesToRead({ FilterExpression: '#n0 = :v0' }, 50, 1)).toBe(60)

@@ -5,8 +5,8 @@ import {
   enrolledKeyRange,
   keyRangeParams,
   sliceBounds,
-} from '../../../shared/store/report-pages.ts'
-import { completionsRangeParams, enrolledRangeParams } from '../../../shared/store/reports-store.ts'
+} from '../../../shared/store/reports/report-pages.ts'
+import { completionsRangeParams, enrolledRangeParams } from '../../../shared/store/reports/reports-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

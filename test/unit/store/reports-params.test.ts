@@ -4,14 +4,14 @@ import {
   allCourseTalliesParams,
   courseTallySteps,
   toCourseTally,
-} from '../../../shared/store/course-report-items.ts'
-import { enrollmentItem } from '../../../shared/store/enrollment-items.ts'
+} from '../../../shared/store/reports/course-report-items.ts'
+import { enrollmentItem } from '../../../shared/store/enrollments/enrollment-items.ts'
 import {
   assignmentsInStatusParams,
   completionsRangeParams,
   enrolledRangeParams,
   reportableCoursesParams,
-} from '../../../shared/store/reports-store.ts'
+} from '../../../shared/store/reports/reports-store.ts'
 import { emptyTally } from '../../../shared/domain/reports/course-performance.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 import { readable } from '../../helpers/readable-expression.ts'

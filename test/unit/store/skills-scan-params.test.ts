@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { queryExpression } from '../../../shared/store/expression.ts'
-import { keyPrefix, prefixSegmentsParams, userItemsOnly } from '../../../shared/store/skills-scan.ts'
+import { queryExpression } from '../../../shared/store/core/expression.ts'
+import { keyPrefix, prefixSegmentsParams, userItemsOnly } from '../../../shared/store/skills/skills-scan.ts'
 
 const tenant: TenantContext = { id: 'ten-1', plan: 'growth' }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { packageSizeSteps } from '../../../shared/store/storage-store.ts'
+import { packageSizeSteps } from '../../../shared/store/files/storage-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'free' }

@@ -5,7 +5,7 @@ import {
   insertTenantSteps,
   tenantGetParams,
   updateTenantParams,
-} from '../../../shared/store/tenants-store.ts'
+} from '../../../shared/store/tenants/tenants-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const at = '2026-03-01T10:00:00.000Z'

@@ -1,10 +1,10 @@
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { putItem } from '../../../shared/store/db.ts'
-import { commit, writeOrRefuse } from '../../../shared/store/transaction.ts'
-import { isRefused, WriteRefused } from '../../../shared/store/store-errors.ts'
-import { retryOnConflict } from '../../../shared/store/optimistic.ts'
+import { putItem } from '../../../shared/store/core/db.ts'
+import { commit, writeOrRefuse } from '../../../shared/store/core/transaction.ts'
+import { isRefused, WriteRefused } from '../../../shared/store/core/store-errors.ts'
+import { retryOnConflict } from '../../../shared/store/core/optimistic.ts'
 import { inputsOf, mockDocuments } from '../../helpers/mock-documents.ts'
 
 const ddb = mockDocuments()

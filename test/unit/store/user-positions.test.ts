@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { keys } from '../../../shared/store/keys.ts'
-import { positionIndex, skipQueryParams, userPosition } from '../../../shared/store/user-positions.ts'
+import { keys } from '../../../shared/store/core/keys.ts'
+import { positionIndex, skipQueryParams, userPosition } from '../../../shared/store/users/user-positions.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 'tenant-1', plan: 'growth' }

@@ -10,9 +10,9 @@ import {
   saveUserSteps,
   toUser,
   userGetParams,
-} from '../../../shared/store/users-store.ts'
-import { usersQueryParams } from '../../../shared/store/users-list.ts'
-import { MalformedItem } from '../../../shared/store/store-errors.ts'
+} from '../../../shared/store/users/users-store.ts'
+import { usersQueryParams } from '../../../shared/store/users/users-list.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

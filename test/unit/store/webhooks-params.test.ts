@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { CLAIM_LEASE_MS } from '../../../shared/domain/attempts.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import type { WebhookDelivery, WebhookEndpoint } from '../../../shared/domain/webhooks/webhook.ts'
-import { deliveries, deliveriesPageParams, endpointParams } from '../../../shared/store/webhooks-store.ts'
-import { MalformedItem } from '../../../shared/store/store-errors.ts'
+import {
+  deliveries,
+  deliveriesPageParams,
+  endpointParams,
+} from '../../../shared/store/deliveries/webhooks-store.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

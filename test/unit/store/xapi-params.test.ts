@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import type { LrsConnection } from '../../../shared/domain/xapi/connection.ts'
 import type { StatementDelivery } from '../../../shared/domain/xapi/delivery.ts'
-import { connectionParams, failedFor, statements } from '../../../shared/store/xapi-store.ts'
-import { cond } from '../../../shared/store/expression.ts'
+import { connectionParams, failedFor, statements } from '../../../shared/store/deliveries/xapi-store.ts'
+import { cond } from '../../../shared/store/core/expression.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }

@@ -1,0 +1,201 @@
+/**
+ * Webhook endpoints and deliveries. Deliveries are a delivery log (shared/store/deliveries/delivery-log.ts):
+ * their attempts are claimed with a condition on the attempt count, so a message SQS hands out
+ * twice never makes two attempts or counts one twice.
+ */
+import * as v from 'valibot'
+import type { EventType } from '../../domain/events.ts'
+import type { TenantContext } from '../../domain/tenants/tenant.ts'
+import {
+  eventCatalog,
+  type DeliveryStatus,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../../domain/webhooks/webhook.ts'
+import { conditionally, getItem, putItem, queryAll, queryCount, queryUpTo, updateItem } from '../core/db.ts'
+import { decodeItem, nullable } from '../core/decode.ts'
+import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
+import {
+  cond,
+  conditionExpression,
+  queryExpression,
+  updateExpression,
+  type Condition,
+} from '../core/expression.ts'
+import { indexes, keys } from '../core/keys.ts'
+
+/** What the tenant-wide index means for deliveries. */
+const byCreated = indexes.gsi1
+
+const EndpointItem = v.object({
+  id: v.string(),
+  url: v.string(),
+  events: v.array(v.picklist(eventCatalog)),
+  sealed_secret: v.string(),
+  created_at: v.string(),
+  deleted_at: nullable(v.string()),
+})
+
+function toEndpoint(item: v.InferOutput<typeof EndpointItem>): WebhookEndpoint {
+  return {
+    id: item.id,
+    url: item.url,
+    events: item.events,
+    sealedSecret: item.sealed_secret,
+    createdAt: item.created_at,
+    deletedAt: item.deleted_at,
+  }
+}
+
+const decodeEndpoint = (item: Record<string, unknown>) =>
+  toEndpoint(decodeItem('webhook_endpoint', EndpointItem, item))
+
+export const endpointParams = {
+  insert: (tenant: TenantContext, e: WebhookEndpoint) => ({
+    Item: {
+      ...keys.webhookEndpoint(tenant, e.id),
+      type: 'webhook_endpoint',
+      id: e.id,
+      url: e.url,
+      events: [...e.events],
+      sealed_secret: e.sealedSecret,
+      created_at: e.createdAt,
+      deleted_at: null,
+    },
+    ...conditionExpression(cond.notExists()),
+  }),
+
+  list: (tenant: TenantContext) =>
+    queryExpression({
+      key: cond.and(
+        cond.eq('pk', keys.tenantPartition(tenant)),
+        cond.beginsWith('sk', keys.webhookEndpointPrefix),
+      ),
+    }),
+
+  /** Deleting stops delivery; the sealed secret is erased with it. Refused if already deleted. */
+  delete: (tenant: TenantContext, id: string, at: string) => ({
+    Key: keys.webhookEndpoint(tenant, id),
+    ...updateExpression(
+      { set: { deleted_at: at, sealed_secret: '' } },
+      cond.and(cond.exists(), cond.eq('deleted_at', null)),
+    ),
+  }),
+}
+
+export async function insertEndpoint(tenant: TenantContext, e: WebhookEndpoint): Promise<void> {
+  await putItem(endpointParams.insert(tenant, e))
+}
+
+export async function getEndpoint(tenant: TenantContext, id: string): Promise<WebhookEndpoint | undefined> {
+  const item = await getItem(keys.webhookEndpoint(tenant, id))
+  return item ? decodeEndpoint(item) : undefined
+}
+
+/** Every endpoint, deleted ones included (deliveries still name them). */
+export async function listEndpoints(tenant: TenantContext): Promise<WebhookEndpoint[]> {
+  return (await queryAll(endpointParams.list(tenant))).map(decodeEndpoint)
+}
+
+/** @returns false if already deleted (or never created). */
+export function deleteEndpoint(tenant: TenantContext, id: string, at: string): Promise<boolean> {
+  return conditionally(updateItem(endpointParams.delete(tenant, id, at)))
+}
+
+/** What one attempt came to, recorded on the delivery. */
+export type DeliveryOutcome = Pick<WebhookDelivery, 'status' | 'httpStatus' | 'responseBody' | 'reason'>
+
+const DeliveryItem = v.object({
+  ...attemptColumns,
+  endpoint_id: v.string(),
+  event_id: v.string(),
+  event: v.picklist(eventCatalog),
+  response_body: nullable(v.string()),
+  payload: v.string(),
+  envelope_id: v.string(),
+  retry_of: nullable(v.string()),
+})
+
+export const deliveries = deliveryLog({
+  entity: 'webhook_delivery',
+  key: keys.webhookDelivery,
+  prefix: keys.webhookDeliveryPrefix,
+  schema: DeliveryItem,
+  toRow: (item): WebhookDelivery => ({
+    ...loggedAttemptsOf(item),
+    endpointId: item.endpoint_id,
+    eventId: item.event_id,
+    event: item.event,
+    responseBody: item.response_body,
+    payload: item.payload,
+    envelopeId: item.envelope_id,
+    retryOf: item.retry_of,
+  }),
+  ownItem: (tenant, d: WebhookDelivery) => ({
+    endpoint_id: d.endpointId,
+    event_id: d.eventId,
+    event: d.event,
+    response_body: d.responseBody,
+    payload: d.payload,
+    envelope_id: d.envelopeId,
+    retry_of: d.retryOf,
+    [byCreated.pk]: keys.webhookDeliveriesIndexPk(tenant),
+    [byCreated.sk]: keys.webhookDeliveriesByCreated(d.createdAt, d.id),
+  }),
+  ownOutcome: (o: DeliveryOutcome) => ({ response_body: o.responseBody }),
+})
+
+/** @returns false when the delivery exists already (a relayed event seen again). */
+export const insertDelivery = deliveries.insert
+export const getDelivery = deliveries.get
+export const deleteDelivery = deliveries.delete
+/** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished delivery. */
+export const claimAttempt = deliveries.claim
+/** The claim read as it is written: the row as claimed, or as it stands when refused. */
+export const claimAttemptRow = deliveries.claimRow
+/** The first attempt's claim of a delivery the relay sent in the message: it writes the row (0015). */
+export const claimNewDeliveryRow = deliveries.claimNewRow
+/** Records the outcome of the attempt this worker claimed; the delivery may stay pending. */
+export const recordAttempt = deliveries.record
+
+export interface DeliveryPageQuery {
+  readonly status?: DeliveryStatus
+  readonly event?: EventType
+  readonly offset: number
+  readonly limit: number
+}
+
+/** The deliveries view's query on the tenant's by-creation index (without order or paging). */
+export function deliveriesPageParams(tenant: TenantContext, q: Pick<DeliveryPageQuery, 'status' | 'event'>) {
+  const filters: Condition[] = [
+    ...(q.status ? [cond.eq('status', q.status)] : []),
+    ...(q.event ? [cond.eq('event', q.event)] : []),
+  ]
+  return {
+    IndexName: byCreated.name,
+    ...queryExpression({
+      key: cond.eq(byCreated.pk, keys.webhookDeliveriesIndexPk(tenant)),
+      ...(filters.length > 0 ? { filter: cond.and(...filters) } : {}),
+    }),
+  }
+}
+
+/**
+ * A page of the deliveries view, newest first, with the total: read from the tenant's
+ * by-creation index, never the whole set in memory (a busy tenant keeps 90 days of them).
+ */
+export async function listDeliveriesPage(
+  tenant: TenantContext,
+  q: DeliveryPageQuery,
+): Promise<{ items: WebhookDelivery[]; total: number }> {
+  const input = deliveriesPageParams(tenant, q)
+  const [items, total] = await Promise.all([
+    queryUpTo({ ...input, ScanIndexForward: false }, q.offset + q.limit),
+    queryCount(input),
+  ])
+  return { items: items.slice(q.offset, q.offset + q.limit).map(deliveries.decode), total }
+}
+
+export function listDeliveries(tenant: TenantContext): Promise<WebhookDelivery[]> {
+  return deliveries.list(tenant)
+}

@@ -1,0 +1,189 @@
+/**
+ * The record-store connection and the statement delivery log. The log is a delivery log
+ * (shared/store/deliveries/delivery-log.ts), as webhook deliveries are: attempts are claimed with a condition
+ * on the attempt count, so a message SQS hands out twice never makes two attempts or counts one
+ * twice.
+ */
+import * as v from 'valibot'
+import type { TenantContext } from '../../domain/tenants/tenant.ts'
+import { identityModes, type LrsConnection } from '../../domain/xapi/connection.ts'
+import type { StatementDelivery } from '../../domain/xapi/delivery.ts'
+import { deleteItem, getItem, putItem } from '../core/db.ts'
+import { decodeItem, withDefault } from '../core/decode.ts'
+import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
+import { cond, conditionExpression } from '../core/expression.ts'
+import { keys } from '../core/keys.ts'
+import { writeOrRefuse } from '../core/transaction.ts'
+
+const ConnectionItem = v.object({
+  id: v.string(),
+  endpoint: v.string(),
+  key: v.string(),
+  sealed_secret: v.string(),
+  identity_mode: v.picklist(identityModes),
+  connected_at: v.string(),
+  updated_at: v.string(),
+})
+
+function toConnection(item: v.InferOutput<typeof ConnectionItem>): LrsConnection {
+  return {
+    id: item.id,
+    endpoint: item.endpoint,
+    key: item.key,
+    sealedSecret: item.sealed_secret,
+    identityMode: item.identity_mode,
+    connectedAt: item.connected_at,
+    updatedAt: item.updated_at,
+  }
+}
+
+export const connectionParams = {
+  // Strongly consistent: a disconnect must stop the very next attempt.
+  get: (tenant: TenantContext) => ({ Key: keys.lrsConnection(tenant), ConsistentRead: true }),
+
+  /** `next` over `before` (the connection read, or none); refused as `stale` when it changed meanwhile. */
+  save: (tenant: TenantContext, next: LrsConnection, before: LrsConnection | undefined) => ({
+    Item: {
+      ...keys.lrsConnection(tenant),
+      type: 'lrs_connection',
+      id: next.id,
+      endpoint: next.endpoint,
+      key: next.key,
+      sealed_secret: next.sealedSecret,
+      identity_mode: next.identityMode,
+      connected_at: next.connectedAt,
+      updated_at: next.updatedAt,
+    },
+    ...conditionExpression(before ? cond.eq('updated_at', before.updatedAt) : cond.notExists()),
+  }),
+
+  delete: (tenant: TenantContext) => ({ Key: keys.lrsConnection(tenant), ReturnValues: 'ALL_OLD' as const }),
+}
+
+export async function getConnection(tenant: TenantContext): Promise<LrsConnection | undefined> {
+  const { Key, ConsistentRead } = connectionParams.get(tenant)
+  const item = await getItem(Key, { ConsistentRead })
+  return item ? toConnection(decodeItem('lrs_connection', ConnectionItem, item)) : undefined
+}
+
+/**
+ * Saves the connection decided from `before` (what was read, or none).
+ * @throws WriteRefused `stale` when another connect or a disconnect came first
+ */
+export function saveConnection(
+  tenant: TenantContext,
+  next: LrsConnection,
+  before: LrsConnection | undefined,
+): Promise<void> {
+  return writeOrRefuse(putItem(connectionParams.save(tenant, next, before)), 'stale')
+}
+
+/** Deletes the connection and its sealed credentials. @returns false when none was saved. */
+export async function deleteConnection(tenant: TenantContext): Promise<boolean> {
+  return (await deleteItem(connectionParams.delete(tenant))) !== undefined
+}
+
+const StatementItem = v.object({
+  ...attemptColumns,
+  event_id: v.string(),
+  connection_id: v.string(),
+  // Rows from before statements named what they were made for match no connection.
+  made_for_endpoint: withDefault(v.string(), ''),
+  made_for_identity_mode: withDefault(v.string(), ''),
+  verb: v.string(),
+  object_id: v.string(),
+  user_id: v.string(),
+  enrollment_id: v.string(),
+  body: v.string(),
+  manual_retries: withDefault(v.number(), 0),
+})
+
+export const statements = deliveryLog({
+  entity: 'xapi_statement',
+  key: keys.xapiStatement,
+  prefix: keys.xapiStatementPrefix,
+  schema: StatementItem,
+  toRow: (item): StatementDelivery => ({
+    ...loggedAttemptsOf(item),
+    eventId: item.event_id,
+    connectionId: item.connection_id,
+    madeFor: { endpoint: item.made_for_endpoint, identityMode: item.made_for_identity_mode },
+    verb: item.verb,
+    objectId: item.object_id,
+    userId: item.user_id,
+    enrollmentId: item.enrollment_id,
+    body: item.body,
+    manualRetries: item.manual_retries,
+  }),
+  ownItem: (_tenant, s: StatementDelivery) => ({
+    event_id: s.eventId,
+    connection_id: s.connectionId,
+    made_for_endpoint: s.madeFor.endpoint,
+    made_for_identity_mode: s.madeFor.identityMode,
+    verb: s.verb,
+    object_id: s.objectId,
+    user_id: s.userId,
+    enrollment_id: s.enrollmentId,
+    body: s.body,
+    manual_retries: s.manualRetries,
+  }),
+})
+
+/** @returns false when the row exists already (a relayed event seen again). */
+export const insertStatement = statements.insert
+export const getStatement = statements.get
+export const deleteStatement = statements.delete
+/** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished row. */
+export const claimAttempt = statements.claim
+/** The claim read as it is written: the row as claimed, or as it stands when refused. */
+export const claimAttemptRow = statements.claimRow
+/** Records the outcome of the attempt this worker claimed; the row may stay pending. */
+export const recordAttempt = statements.record
+
+export function listStatements(tenant: TenantContext): Promise<StatementDelivery[]> {
+  return statements.list(tenant)
+}
+
+/**
+ * Deletes every delivery-log row of one learner (erasure). The filter runs on the log's own key
+ * range: erasure is a rare operator action, so it does not earn an index of its own.
+ * @returns how many rows were deleted
+ */
+export function deleteStatementsOf(tenant: TenantContext, userId: string): Promise<number> {
+  return statements.deleteWhere(tenant, cond.eq('user_id', userId))
+}
+
+/** The rows a retry-all looks at: failed, and made for this store and actor form. */
+export const failedFor = (madeFor: StatementDelivery['madeFor']) =>
+  cond.and(
+    cond.eq('status', 'failed'),
+    cond.eq('made_for_endpoint', madeFor.endpoint),
+    cond.eq('made_for_identity_mode', madeFor.identityMode),
+  )
+
+/** Failed rows, up to `limit` (the filter runs on the log's own key range, never a scan). */
+export function listFailedStatements(
+  tenant: TenantContext,
+  madeFor: StatementDelivery['madeFor'],
+  limit: number,
+): Promise<StatementDelivery[]> {
+  return statements.list(tenant, failedFor(madeFor), limit)
+}
+
+/**
+ * A failed row back to pending with a fresh attempt count, for the current connection.
+ * @returns false when the row is not failed (already re-queued by a concurrent retry).
+ */
+export function requeueFailed(
+  tenant: TenantContext,
+  id: string,
+  connectionId: string,
+  at: string,
+): Promise<boolean> {
+  return statements.requeue(
+    tenant,
+    id,
+    { set: { connection_id: connectionId }, add: { manual_retries: 1 } },
+    at,
+  )
+}

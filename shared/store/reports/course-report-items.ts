@@ -1,0 +1,107 @@
+/**
+ * A course's report tally (`RPTCOURSE#<courseId>`): the sums course performance divides, moved by
+ * ADD in the transaction of every enrollment write (enrollments-store), so the report reads one
+ * item per course instead of the course's enrollments. The tallies share the tenant's partition
+ * (`RPTCOURSE#` sort keys), so all of them are also one Query, far cheaper than a BatchGetItem of a
+ * page of them while the tenant has few courses (a Query is billed by size, about 40 small tallies
+ * per half RCU; a BatchGetItem half an RCU per item).
+ */
+import * as v from 'valibot'
+import { emptyTally, tallyFields, type CourseTally } from '../../domain/reports/course-performance.ts'
+import type { TenantContext } from '../../domain/tenants/tenant.ts'
+import { batchGet, queryAll, type Item } from '../core/db.ts'
+import { decodeItem, withDefault } from '../core/decode.ts'
+import { cond, isEmptyUpdate, queryExpression, updateExpression } from '../core/expression.ts'
+import { keys } from '../core/keys.ts'
+import type { Step } from '../core/transaction.ts'
+
+const attributeOf: Record<keyof CourseTally, string> = {
+  enrollments: 'enrollments',
+  completions: 'completions',
+  dropOffs: 'drop_offs',
+  graded: 'graded',
+  passed: 'passed',
+  bestScoreSum: 'best_score_sum',
+  completeSecondsSum: 'complete_seconds_sum',
+}
+
+const n = withDefault(v.number(), 0)
+const TallyItem = v.object({
+  course_id: v.string(),
+  enrollments: n,
+  completions: n,
+  drop_offs: n,
+  graded: n,
+  passed: n,
+  best_score_sum: n,
+  complete_seconds_sum: n,
+})
+
+/** A tally's non-zero moves by attribute name (an ADD), shared with the daily tallies. */
+export function tallyAdd(delta: CourseTally): Record<string, number> {
+  const add: Record<string, number> = {}
+  for (const f of tallyFields) if (delta[f] !== 0) add[attributeOf[f]] = delta[f]
+  return add
+}
+
+/** The ADD of a tally's non-zero moves to its course's item, or no step when nothing moves. */
+export function courseTallySteps(tenant: TenantContext, courseId: string, delta: CourseTally): Step<never>[] {
+  const add = tallyAdd(delta)
+  if (isEmptyUpdate({ add })) return []
+  const update = updateExpression({ add, set: { course_id: courseId, type: 'course_report' } })
+  return [{ item: { Update: { Key: keys.courseReport(tenant, courseId), ...update } } }]
+}
+
+export function toCourseTally(item: Item): { courseId: string; tally: CourseTally } {
+  const i = decodeItem('course report', TallyItem, item)
+  return {
+    courseId: i.course_id,
+    tally: {
+      enrollments: i.enrollments,
+      completions: i.completions,
+      dropOffs: i.drop_offs,
+      graded: i.graded,
+      passed: i.passed,
+      bestScoreSum: i.best_score_sum,
+      completeSecondsSum: i.complete_seconds_sum,
+    },
+  }
+}
+
+export const courseTalliesParams = (tenant: TenantContext, courseIds: readonly string[]) =>
+  [...new Set(courseIds)].map((id) => keys.courseReport(tenant, id))
+
+/** Each course's tally; a course without enrollments yet has none stored and reads as zeros. */
+export async function getCourseTallies(
+  tenant: TenantContext,
+  courseIds: readonly string[],
+): Promise<Map<string, CourseTally>> {
+  const found = (await batchGet(courseTalliesParams(tenant, courseIds))).map(toCourseTally)
+  const byId = new Map(found.map((t) => [t.courseId, t.tally]))
+  return new Map(courseIds.map((id) => [id, byId.get(id) ?? emptyTally]))
+}
+
+/** Every course tally of the tenant: one key range of its partition. */
+export function allCourseTalliesParams(tenant: TenantContext) {
+  // A tally's key for an empty course id is the partition and the sort key prefix of every tally.
+  const { pk, sk: prefix } = keys.courseReport(tenant, '')
+  return queryExpression({ key: cond.and(cond.eq('pk', pk), cond.beginsWith('sk', prefix)) })
+}
+
+/** Every course tally of the tenant, by course id (a course without enrollments has none stored). */
+export async function allCourseTallies(tenant: TenantContext): Promise<Map<string, CourseTally>> {
+  const found = (await queryAll(allCourseTalliesParams(tenant))).map(toCourseTally)
+  return new Map(found.map((t) => [t.courseId, t.tally]))
+}
+
+/** The tally's copy of the course title, written in the course's own transaction. */
+export function courseTitleStep(tenant: TenantContext, courseId: string, title: string): Step<never> {
+  return {
+    item: {
+      Update: {
+        Key: keys.courseReport(tenant, courseId),
+        ...updateExpression({ set: { title, course_id: courseId, type: 'course_report' } }),
+      },
+    },
+  }
+}

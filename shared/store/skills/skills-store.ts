@@ -1,0 +1,213 @@
+/**
+ * Skill domains, skills and people's held skills. A held skill is one item per person and skill,
+ * written conditioned on the state it was decided from (absent, or the `updated_at` read), with its
+ * `skill.attained` event in the same transaction: a rise is recorded, and announced, exactly once.
+ */
+import * as v from 'valibot'
+import type { Effects } from '../../domain/events.ts'
+import {
+  skillLevels,
+  skillSources,
+  type HeldSkill,
+  type Skill,
+  type SkillDomain,
+} from '../../domain/skills/skill.ts'
+import type { TenantContext } from '../../domain/tenants/tenant.ts'
+import { batchPut, getItem, putItem, queryAll, updateItem, type Item } from '../core/db.ts'
+import { decodeItem, nullable, withDefault } from '../core/decode.ts'
+import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
+import { heldSkillStep } from './held-skill-items.ts'
+import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
+import { keys } from '../core/keys.ts'
+import { effectSteps } from '../outbox/outbox-items.ts'
+import { commit, writeOrRefuse, type Step } from '../core/transaction.ts'
+
+/** `stale`: the held skill changed since it was read; `not_found`: the skill is gone. */
+export type SkillRefusal = 'stale' | 'not_found' | 'exists'
+
+const DomainItem = v.object({ id: v.string(), name: v.string(), name_fr: nullable(v.string()) })
+
+const SkillItem = v.object({
+  id: v.string(),
+  domain_id: v.string(),
+  name: v.string(),
+  name_fr: nullable(v.string()),
+  is_active: withDefault(v.boolean(), true),
+  is_critical: withDefault(v.boolean(), false),
+  created_at: v.string(),
+  updated_at: v.string(),
+})
+
+const HeldItem = v.object({
+  user_id: v.string(),
+  skill_id: v.string(),
+  level: nullable(v.picklist(skillLevels)),
+  source: nullable(v.picklist(skillSources)),
+  earned_at: nullable(v.string()),
+  valid_until: nullable(v.string()),
+  pending_claim_level: nullable(v.picklist(skillLevels)),
+  updated_at: v.string(),
+})
+
+const toDomain = (item: Item): SkillDomain => {
+  const i = decodeItem('skill domain', DomainItem, item)
+  return { id: i.id, name: i.name, nameFr: i.name_fr }
+}
+
+const toSkill = (item: Item): Skill => {
+  const i = decodeItem('skill', SkillItem, item)
+  return {
+    id: i.id,
+    domainId: i.domain_id,
+    name: i.name,
+    nameFr: i.name_fr,
+    isActive: i.is_active,
+    isCritical: i.is_critical,
+    createdAt: i.created_at,
+    updatedAt: i.updated_at,
+  }
+}
+
+const toHeld = (item: Item): HeldSkill => {
+  const i = decodeItem('held skill', HeldItem, item)
+  return {
+    userId: i.user_id,
+    skillId: i.skill_id,
+    level: i.level,
+    source: i.source,
+    earnedAt: i.earned_at,
+    validUntil: i.valid_until,
+    pendingClaimLevel: i.pending_claim_level,
+    updatedAt: i.updated_at,
+  }
+}
+
+const prefixQuery = (tenant: TenantContext, prefix: string) =>
+  queryExpression({
+    key: keyPrefix(tenant, prefix),
+  })
+
+export function insertDomainParams(tenant: TenantContext, d: SkillDomain) {
+  return {
+    Item: {
+      ...keys.skillDomain(tenant, d.id),
+      type: 'skill_domain',
+      id: d.id,
+      name: d.name,
+      name_fr: d.nameFr,
+    },
+    ...conditionExpression(cond.notExists()),
+  }
+}
+
+export async function insertDomain(tenant: TenantContext, d: SkillDomain): Promise<void> {
+  await writeOrRefuse(putItem(insertDomainParams(tenant, d)), 'exists')
+}
+
+export async function getDomain(tenant: TenantContext, id: string): Promise<SkillDomain | undefined> {
+  const item = await getItem(keys.skillDomain(tenant, id))
+  return item ? toDomain(item) : undefined
+}
+
+/** Domains and skills number in the hundreds: each list is one Query on its prefix. */
+export async function listDomains(tenant: TenantContext): Promise<SkillDomain[]> {
+  return (await queryAll(prefixQuery(tenant, keys.skillDomainPrefix))).map(toDomain)
+}
+
+export function listSkillsParams(tenant: TenantContext) {
+  return prefixQuery(tenant, keys.skillPrefix)
+}
+
+export async function listSkills(tenant: TenantContext): Promise<Skill[]> {
+  return (await queryAll(listSkillsParams(tenant))).map(toSkill)
+}
+
+export async function getSkill(tenant: TenantContext, id: string): Promise<Skill | undefined> {
+  const item = await getItem(keys.skill(tenant, id))
+  return item ? toSkill(item) : undefined
+}
+
+export function insertSkillParams(tenant: TenantContext, s: Skill) {
+  return {
+    Item: {
+      ...keys.skill(tenant, s.id),
+      type: 'skill',
+      id: s.id,
+      domain_id: s.domainId,
+      name: s.name,
+      name_fr: s.nameFr,
+      is_active: s.isActive,
+      is_critical: s.isCritical,
+      created_at: s.createdAt,
+      updated_at: s.updatedAt,
+    },
+    ...conditionExpression(cond.notExists()),
+  }
+}
+
+export async function insertSkill(tenant: TenantContext, s: Skill): Promise<void> {
+  await writeOrRefuse(putItem(insertSkillParams(tenant, s)), 'exists')
+}
+
+export function saveSkillFlagsParams(tenant: TenantContext, s: Skill) {
+  return {
+    Key: keys.skill(tenant, s.id),
+    ...updateExpression(
+      { set: { is_active: s.isActive, is_critical: s.isCritical, updated_at: s.updatedAt } },
+      cond.exists(),
+    ),
+  }
+}
+
+export async function saveSkillFlags(tenant: TenantContext, s: Skill): Promise<void> {
+  await writeOrRefuse(updateItem(saveSkillFlagsParams(tenant, s)), 'not_found')
+}
+
+export function heldSkillsOfUserParams(tenant: TenantContext, userId: string) {
+  return { ...prefixQuery(tenant, keys.heldSkillsOfUserPrefix(userId)), ConsistentRead: true }
+}
+
+export async function heldSkillsOfUser(tenant: TenantContext, userId: string): Promise<HeldSkill[]> {
+  return (await queryAll(heldSkillsOfUserParams(tenant, userId))).map(toHeld)
+}
+
+/** Every held skill of the tenant, in person order: what the status-filtered matrix scans. */
+export async function allHeldSkills(tenant: TenantContext): Promise<HeldSkill[]> {
+  return (await queryPrefixInSegments(tenant, keys.heldSkillPrefix)).map(toHeld)
+}
+
+export async function getHeldSkill(
+  tenant: TenantContext,
+  userId: string,
+  skillId: string,
+): Promise<HeldSkill | undefined> {
+  const item = await getItem(keys.heldSkill(tenant, userId, skillId), { ConsistentRead: true })
+  return item ? toHeld(item) : undefined
+}
+
+/**
+ * The held skill as `after`, only if it is still as `before` was read (absent when undefined), with
+ * the change's effects in the same transaction.
+ */
+export function saveHeldSkillSteps(
+  tenant: TenantContext,
+  change: { readonly before: HeldSkill | undefined; readonly after: HeldSkill; readonly effects: Effects },
+): Step<SkillRefusal>[] {
+  return [heldSkillStep(tenant, change), ...effectSteps(tenant, change.effects)]
+}
+
+/** @throws WriteRefused<SkillRefusal>: `stale` */
+export async function saveHeldSkill(
+  tenant: TenantContext,
+  change: { readonly before: HeldSkill | undefined; readonly after: HeldSkill; readonly effects: Effects },
+): Promise<void> {
+  await commit(saveHeldSkillSteps(tenant, change))
+}
+
+/** Bulk-loads held skills into a tenant that has none: for benchmarks only (no condition, no event). */
+export async function seedHeldSkills(tenant: TenantContext, held: readonly HeldSkill[]): Promise<void> {
+  await batchPut(
+    held.map((h) => heldSkillStep(tenant, { before: undefined, after: h }).item.Put?.Item ?? {}),
+    16,
+  )
+}
