@@ -70,9 +70,9 @@ async function fileOnly(format: 'csv' | 'xlsx', count: number): Promise<void> {
  * one read made, nothing exported: what the process costs before any export.
  */
 async function readsOnly(tenantId: string, count: number | undefined): Promise<void> {
-  const { getTenantById } = await import('../shared/store/tenants/tenants-store.ts')
+  const { findTenantById } = await import('../shared/store/tenants/tenants-store.ts')
   await import('../functions/workers/export-build/handler.ts')
-  const tenant = await getTenantById(tenantId)
+  const tenant = await findTenantById(tenantId)
   if (!tenant) throw new Error('no such tenant')
   const { reportRows } = await import('../shared/services/files/export-rows.ts')
   const started = performance.now()

@@ -1,15 +1,12 @@
 /**
- * Resolves the tenant from the Host (`<slug>.<service_host>`). A tenant record may be reused for a
- * few seconds (LMS_TENANT_CACHE_MS) by a warm container: plan or status changes apply within that
- * delay. Unknown hosts and tenants answer 404.
+ * Resolves the tenant from the Host (`<slug>.<service_host>`), through the container's tenant
+ * cache (shared/services/tenants/tenant-cache.ts). Unknown hosts and tenants answer 404.
  */
 import { config } from '../config.ts'
 import { NotFoundError } from '../domain/errors.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
-import { getTenantBySlug } from '../store/tenants/tenants-store.ts'
+import { tenantBySlug } from '../services/tenants/tenant-cache.ts'
 import type { HttpEvent, MiddyRequest } from './context.ts'
-
-const cache = new Map<string, { tenant: Tenant; until: number }>()
 
 export function slugFromHost(host: string | undefined, serviceHost: string): string | undefined {
   if (!host) return undefined
@@ -27,12 +24,8 @@ function hostOf(event: HttpEvent): string | undefined {
 export async function resolveTenant(event: HttpEvent): Promise<Tenant> {
   const slug = slugFromHost(hostOf(event), config.serviceHost)
   if (!slug) throw new NotFoundError('tenant')
-  const now = Date.now()
-  const hit = cache.get(slug)
-  if (hit && hit.until > now) return hit.tenant
-  const tenant = await getTenantBySlug(slug)
+  const tenant = await tenantBySlug(slug)
   if (!tenant) throw new NotFoundError('tenant')
-  if (config.tenantCacheMs > 0) cache.set(slug, { tenant, until: now + config.tenantCacheMs })
   return tenant
 }
 

@@ -342,7 +342,10 @@ describe('xAPI rules: at-least-once', () => {
       },
       new Date().toISOString(),
     )
-    const pending: PendingEvent = { tenantId: t.tenant.id, event, recordedAt: new Date().toISOString() }
+    const pending: Pick<PendingEvent, 'event' | 'recordedAt'> = {
+      event,
+      recordedAt: new Date().toISOString(),
+    }
 
     // Act: the relay takes the outbox event while two more fan-outs of it run at once, and one after.
     await appendEvent(t.tenant, event)

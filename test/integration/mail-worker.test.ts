@@ -14,7 +14,7 @@ import { newNotification, type Notification } from '../../shared/domain/events.t
 import { sesSender } from '../../shared/mail/ses-sender.ts'
 import { ses } from '../../shared/aws/ses.ts'
 import { sendNotification } from '../../shared/services/deliveries/mail-service.ts'
-import type { NotificationMessage } from '../../shared/services/outbox/notification-relay.ts'
+import type { NotificationMessage } from '../../shared/services/deliveries/mail-service.ts'
 import { listSinkMail, markerParams } from '../../shared/store/deliveries/mail-store.ts'
 import { getItem } from '../../shared/store/core/db.ts'
 import { user } from '../helpers/learning.ts'

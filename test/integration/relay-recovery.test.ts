@@ -9,6 +9,7 @@ import { freePort } from '../../local/free-port.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { runCli } from '../helpers/cli.ts'
 import { freshEnv, startStack } from '../helpers/stack.ts'
+import { until } from '../helpers/until.ts'
 
 /** The direct children of a process (DynamoDB Local's Java process, here). */
 function childPids(pid: number): number[] {
@@ -41,7 +42,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lms-relay-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('Relay: a crash between saving and sending loses nothing', () => {
-  it('delivers an event saved before the process was killed once the stack is back', async () => {
+  it('delivers an event and a notification saved before the process was killed once the stack is back', async () => {
     const receiver = await startReceiver()
     const env = {
       LMS_DATA_DIR: dir,
@@ -50,6 +51,7 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
       LMS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       LMS_ALLOW_LOOPBACK_TARGETS: '1',
       LMS_LOG_LEVEL: 'info',
+      LMS_OPERATOR_EMAIL: 'operators@example.com',
     }
     const cli = async (...args: string[]) =>
       (await runCli(freshEnv(env), args)).json as Record<string, string | unknown[]>
@@ -72,28 +74,39 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
     )
     expect((await cli('webhook', 'list', '--tenant', slug)).data).toHaveLength(1)
     const key = String((await cli('api-key', 'create', '--tenant', slug, '--scopes', 'read,write,admin')).key)
-    const postUser = (email: string, apiPort: number) =>
+    const post = (apiPort: number, path: string, host: string, body: unknown, auth?: string) =>
       new Promise<number>((resolve, reject) => {
-        const body = JSON.stringify({ email, first_name: 'S', last_name: 'B', role: 'learner' })
         const req = request(
           {
             host: '127.0.0.1',
             port: apiPort,
             method: 'POST',
-            path: '/api/v1/users',
+            path,
             headers: {
-              host: `${slug}.localhost`,
-              authorization: `Bearer ${key}`,
+              host,
+              ...(auth ? { authorization: `Bearer ${auth}` } : {}),
               'content-type': 'application/json',
             },
           },
           (res) => (res.resume(), resolve(res.statusCode ?? 0)),
         )
         req.on('error', reject)
-        req.end(body)
+        req.end(JSON.stringify(body))
       })
+    const postUser = (email: string, apiPort: number) =>
+      post(
+        apiPort,
+        '/api/v1/users',
+        `${slug}.localhost`,
+        { email, first_name: 'S', last_name: 'B', role: 'learner' },
+        key,
+      )
     const status = await postUser('saved@example.com', port)
     expect(status).toBe(201)
+    // A notification waits in the same outbox: the operators' copy of a contact request.
+    const marker = randomBytes(6).toString('hex')
+    const contact = { name: 'Ada', email: 'ada@example.com', message: `Saved before the crash ${marker}` }
+    expect(await post(port, '/api/v1/contact', 'www.localhost', contact)).toBe(202)
     // Kill our process (the API, relay and workers) without any chance to clean up. The database
     // outlives it, as DynamoDB does in AWS: stop DynamoDB Local gracefully, so it keeps what it
     // acknowledged (it does not promise durability when it is killed itself).
@@ -124,6 +137,15 @@ describe('Relay: a crash between saving and sending loses nothing', () => {
       (r) => (JSON.parse(r.raw.toString('utf8')) as { data: { email: string } }).data.email,
     )
     expect(emails.sort(), said).toEqual(['later@example.com', 'saved@example.com'])
+    const mail = await until(
+      async () => (await cli('mail', 'list', '--template', 'contact_request')).data as { text: string }[],
+      (sent) => sent.some((m) => m.text.includes(marker)),
+      180_000,
+    )
+    expect(
+      mail.filter((m) => m.text.includes(marker)),
+      said,
+    ).toHaveLength(1)
     second.kill('SIGTERM')
     await second.exited
     await receiver.close()

@@ -5,8 +5,7 @@
  */
 import { mailSender } from '../../../shared/mail/mail-sender.ts'
 import { queueWorker } from '../../../shared/queue/worker.ts'
-import { sendNotification } from '../../../shared/services/deliveries/mail-service.ts'
-import { NotificationMessage } from '../../../shared/services/outbox/notification-relay.ts'
+import { NotificationMessage, sendNotification } from '../../../shared/services/deliveries/mail-service.ts'
 
 export const handler = queueWorker({
   name: 'notification',

@@ -7,6 +7,9 @@
  * Log lines name ids, templates and outcomes: never an address, a name or a body.
  */
 import { randomUUID } from 'node:crypto'
+import * as v from 'valibot'
+import { config } from '../../config.ts'
+import { notificationTemplates } from '../../domain/events.ts'
 import type { MailSender } from '../../domain/notifications/mail.ts'
 import {
   addresseeOf,
@@ -34,9 +37,33 @@ import {
   type SinkFilter,
   type SinkMail,
 } from '../../store/deliveries/mail-store.ts'
-import { getTenantById } from '../../store/tenants/tenants-store.ts'
+import { tenantById } from '../tenants/tenant-cache.ts'
 import { getUser } from '../../store/users/users-store.ts'
-import type { NotificationMessage } from '../outbox/notification-relay.ts'
+import { sendMessage } from '../../queue/sqs.ts'
+import type { PendingNotification } from '../../store/outbox/outbox-store.ts'
+
+/** The notifications queue's message: the notification and the tenant it belongs to (null: none). */
+export const NotificationMessage = v.object({
+  tenantId: v.nullable(v.string()),
+  notification: v.object({
+    id: v.string(),
+    template: v.picklist(notificationTemplates),
+    userId: v.nullable(v.string()),
+    email: v.optional(v.string()),
+    createdAt: v.string(),
+    data: v.record(v.string(), v.unknown()),
+  }),
+})
+export type NotificationMessage = v.InferOutput<typeof NotificationMessage>
+
+/**
+ * The relay's hand-on of an outbox notification: onto the notifications queue as it is. The relay
+ * and the sweeper may both queue it: each recipient's marker sends it once whatever the copies.
+ */
+export async function queueNotification(p: PendingNotification): Promise<void> {
+  const message: NotificationMessage = { tenantId: p.tenantId, notification: p.notification }
+  await sendMessage(config.notificationsQueueUrl, message)
+}
 
 /** Another copy of the message holds this recipient's claim: this copy comes back later. */
 export class MailInFlight extends Error {
@@ -80,7 +107,7 @@ export async function sendNotification(
 ): Promise<void> {
   const n = msg.notification
   const ids = { notificationId: n.id, template: n.template, tenantId: msg.tenantId }
-  const tenant = msg.tenantId === null ? undefined : await getTenantById(msg.tenantId)
+  const tenant = msg.tenantId === null ? undefined : await tenantById(msg.tenantId)
   if (msg.tenantId !== null && !tenant) {
     log('info', 'notification not sent', { ...ids, reason: 'tenant_missing' })
     return

@@ -29,7 +29,7 @@ import { sendOutbound } from '../../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../../net/ssrf-guard.ts'
 import { sendMessage } from '../../queue/sqs.ts'
 import { writeAudit } from '../../store/tenants/audit-store.ts'
-import { getTenantById } from '../../store/tenants/tenants-store.ts'
+import { tenantById } from '../tenants/tenant-cache.ts'
 import { oncePerBatch } from '../core/batch-reads.ts'
 import { runQueuedAttempt } from './claimed-attempt.ts'
 import {
@@ -217,7 +217,7 @@ export async function attemptQueuedDelivery(
   msg: WebhookMessage,
   endpoint: EndpointRead = endpointReads(),
 ): Promise<void> {
-  const tenant = await getTenantById(msg.tenantId)
+  const tenant = await tenantById(msg.tenantId)
   if (!tenant) return
   // Read beside the claim: `endpoint` shares the read with the attempt (endpointReads), which
   // follows only a claim that succeeded. A read that fails is read again by the attempt.

@@ -42,7 +42,7 @@ import {
   recordAttempt,
   requeueFailed,
 } from '../../store/deliveries/xapi-store.ts'
-import { getTenantById } from '../../store/tenants/tenants-store.ts'
+import { tenantById } from '../tenants/tenant-cache.ts'
 import { ROW_GONE, runQueuedAttempt } from './claimed-attempt.ts'
 import { lrsGuard, recordStoreSecretOf, requireConnection } from './lrs-connection-service.ts'
 
@@ -72,7 +72,7 @@ function enqueue(tenantId: string, statementId: string, attempt: number, delaySe
  */
 export async function fanOutStatements(
   tenant: Tenant,
-  pending: PendingEvent,
+  pending: Pick<PendingEvent, 'event' | 'recordedAt'>,
   at = nowIso(),
 ): Promise<number> {
   const source = statementSourceOf(pending.event)
@@ -125,7 +125,7 @@ type AttemptOutcome = Pick<StatementDelivery, 'status' | 'httpStatus' | 'reason'
 
 /** A queued attempt of a statement whose tenant may be gone meanwhile (nothing to do then). */
 export async function attemptQueuedStatement(msg: XapiMessage): Promise<void> {
-  const tenant = await getTenantById(msg.tenantId)
+  const tenant = await tenantById(msg.tenantId)
   if (tenant) await attemptStatement(tenant, msg)
 }
 

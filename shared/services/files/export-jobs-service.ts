@@ -43,7 +43,7 @@ import {
 import { reportableCourseCount } from '../../store/courses/courses-list.ts'
 import { tenantEnrollmentCounters } from '../../store/reports/reports-store.ts'
 import { getUserCounters } from '../../store/users/users-store.ts'
-import { getTenantById } from '../../store/tenants/tenants-store.ts'
+import { tenantById } from '../tenants/tenant-cache.ts'
 import { reportRows } from './export-rows.ts'
 
 /** The export queue's message: which job to build. */
@@ -192,7 +192,7 @@ async function build(tenant: TenantContext, job: StoredExportJob, claimId: strin
  */
 export async function runExport(message: ExportMessage, now = new Date().toISOString()): Promise<void> {
   const ids = { tenantId: message.tenant_id, jobId: message.job_id }
-  const tenant = await getTenantById(message.tenant_id)
+  const tenant = await tenantById(message.tenant_id)
   if (!tenant) {
     log('info', 'export job skipped', { ...ids, reason: 'tenant_missing' })
     return

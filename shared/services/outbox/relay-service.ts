@@ -1,47 +1,36 @@
 /**
- * Relaying outbox events: fan out to webhook deliveries and record-store statements, then take the event out of the pending
- * index. The stream relay does this as events are written; the sweeper does it for any event the
- * stream has not relayed after a while (a relay that was down, a local stack killed mid-write),
- * so an event saved is an event sent. Both may relay the same event: fan-out is idempotent.
+ * Relaying the outbox, events and notifications alike: an event is fanned out to webhook
+ * deliveries and record-store statements, a notification goes onto the notifications queue; then
+ * the item leaves the pending index. The stream relay does this as items are written; the sweeper
+ * does it for any the stream has not relayed after a while (a relay that was down, a local stack
+ * killed mid-write), so what is saved is sent. Both may relay the same item: every hand-on is
+ * idempotent (deliveries and statements by id, mail by its per-recipient marker).
  */
 import { mapLimit } from '../../concurrency.ts'
 import { config } from '../../config.ts'
-import type { Tenant } from '../../domain/tenants/tenant.ts'
 import { errorFields, log } from '../../log.ts'
 import {
-  listPendingEvents,
+  listPending,
   markAllRelayed,
-  markRelayed,
+  type OutboxEntry,
   type PendingEvent,
+  type Relayed,
 } from '../../store/outbox/outbox-store.ts'
-import { getTenantById } from '../../store/tenants/tenants-store.ts'
 import { oncePerBatch } from '../core/batch-reads.ts'
+import { queueNotification } from '../deliveries/mail-service.ts'
 import { fanOut, listLiveEndpoints } from '../deliveries/webhooks-service.ts'
 import { fanOutStatements } from '../deliveries/xapi-service.ts'
+import { tenantById } from '../tenants/tenant-cache.ts'
 
-/** What the events of one batch read once (shared/services/core/batch-reads.ts): tenants, endpoints. */
-export interface RelayReads {
-  readonly tenant: (tenantId: string) => Promise<Tenant | undefined>
-  readonly liveEndpoints: typeof listLiveEndpoints
+/** What the items of one batch read once (shared/services/core/batch-reads.ts): live endpoints. */
+function relayReads() {
+  return { liveEndpoints: oncePerBatch((t) => t.id, listLiveEndpoints) }
 }
-
-/** Fresh reads for one batch of events. */
-export function relayReads(): RelayReads {
-  return {
-    tenant: oncePerBatch((id: string) => id, getTenantById),
-    liveEndpoints: oncePerBatch((t) => t.id, listLiveEndpoints),
-  }
-}
-
-/** What one event was fanned out to, by target. */
-interface FannedOut {
-  readonly deliveries: number
-  readonly statements: number
-}
+type RelayReads = ReturnType<typeof relayReads>
 
 /** Every fan-out target of one event (each idempotent), before the event is marked relayed. */
-async function fanOutEvent(pending: PendingEvent, at: string, reads: RelayReads): Promise<FannedOut> {
-  const tenant = await reads.tenant(pending.tenantId)
+async function fanOutEvent(pending: PendingEvent, at: string, reads: RelayReads) {
+  const tenant = await tenantById(pending.tenantId)
   if (!tenant) return { deliveries: 0, statements: 0 }
   return {
     deliveries: await fanOut(tenant, pending.event, at, reads.liveEndpoints),
@@ -49,65 +38,69 @@ async function fanOutEvent(pending: PendingEvent, at: string, reads: RelayReads)
   }
 }
 
-function logRelayed(pending: PendingEvent, fanned: FannedOut): void {
-  log('info', 'relayed', {
-    eventId: pending.event.id,
-    event: pending.event.event,
-    tenantId: pending.tenantId,
-    ...fanned,
-  })
+/** Hands one item on. @returns what marking it relayed records, and what its log line says */
+async function handOn(entry: OutboxEntry, reads: RelayReads): Promise<Relayed & { logged: object }> {
+  if (entry.kind === 'notification') {
+    await queueNotification(entry)
+    const n = entry.notification
+    return { entry, logged: { notificationId: n.id, template: n.template, tenantId: entry.tenantId } }
+  }
+  const fanned = await fanOutEvent(entry, new Date().toISOString(), reads)
+  const e = entry.event
+  return {
+    entry,
+    deliveries: fanned.deliveries,
+    logged: { eventId: e.id, event: e.event, tenantId: entry.tenantId, ...fanned },
+  }
 }
 
-/** Relays one event: fans it out, then takes it out of the pending index. */
-export async function relay(
-  pending: PendingEvent,
-  at = new Date().toISOString(),
-  reads: RelayReads = relayReads(),
-): Promise<void> {
-  const fanned = await fanOutEvent(pending, at, reads)
-  await markRelayed(pending.tenantId, pending.event, at, fanned.deliveries)
-  logRelayed(pending, fanned)
+function idOf(entry: OutboxEntry): string {
+  return entry.kind === 'event' ? entry.event.id : entry.notification.id
 }
 
 /**
- * Relays a batch (the stream relay's): its events fanned out `concurrency` at a time, sharing their
- * reads, then those fanned out taken out of the pending index together (outbox-store
- * markAllRelayed). An event whose fan-out or marking failed stays pending for a retry.
- * @returns the positions in `events` of those that failed
+ * Relays a batch (a stream batch, or a sweep): its items handed on `concurrency` at a time, sharing
+ * their reads, then those handed on taken out of the pending index together (outbox-store
+ * markAllRelayed). An item whose hand-on or marking failed stays pending for a retry.
+ * @returns the positions in `entries` of those that failed
  */
-export async function relayAll(events: readonly PendingEvent[], concurrency: number): Promise<number[]> {
+export async function relayAll(entries: readonly OutboxEntry[], concurrency: number): Promise<number[]> {
   const reads = relayReads()
   const failed: number[] = []
-  const fanned = await mapLimit(events, concurrency, async (pending, index) => {
+  const handed = await mapLimit(entries, concurrency, async (entry, index) => {
     try {
-      return { pending, index, fanned: await fanOutEvent(pending, new Date().toISOString(), reads) }
+      return { index, relayed: await handOn(entry, reads) }
     } catch (err) {
-      log('error', 'relay failed', { eventId: pending.event.id, ...errorFields(err) })
+      log('error', 'relay failed', { kind: entry.kind, id: idOf(entry), ...errorFields(err) })
       failed.push(index)
       return undefined
     }
   })
-  const done = fanned.filter((f) => f !== undefined)
+  const done = handed.filter((h) => h !== undefined)
   try {
     await markAllRelayed(
-      done.map((f) => ({ ...f.pending, deliveries: f.fanned.deliveries })),
+      done.map((h) => h.relayed),
       new Date().toISOString(),
     )
   } catch (err) {
-    log('error', 'relay failed', { events: done.length, ...errorFields(err) })
-    return [...failed, ...done.map((f) => f.index)]
+    log('error', 'relay failed', { items: done.length, ...errorFields(err) })
+    return [...failed, ...done.map((h) => h.index)]
   }
-  for (const f of done) logRelayed(f.pending, f.fanned)
+  for (const h of done) log('info', 'relayed', { kind: h.relayed.entry.kind, ...h.relayed.logged })
   return failed
 }
 
-/** Relays events still pending after `outboxSweepAfterMs`, oldest first, up to `limit` a sweep. @returns how many */
+/** The sweep's concurrency: it runs behind the stream, so gently. */
+const SWEEP_CONCURRENCY = 4
+
+/** Relays items still pending after `outboxSweepAfterMs`, oldest first, up to `limit` a sweep. @returns how many */
 export async function sweep(now = Date.now(), limit = 100): Promise<number> {
   const before = new Date(now - config.outboxSweepAfterMs).toISOString()
-  const { readable, unreadable } = await listPendingEvents(before, limit)
+  const { readable, unreadable } = await listPending(before, limit)
   // Left pending (and reported every sweep) until it is repaired or expires with the outbox.
-  for (const err of unreadable) log('error', 'unreadable outbox event not relayed', errorFields(err))
-  const reads = relayReads()
-  for (const p of readable) await relay(p, undefined, reads)
+  for (const err of unreadable) log('error', 'unreadable outbox item not relayed', errorFields(err))
+  const failed = await relayAll(readable, SWEEP_CONCURRENCY)
+  // The others are handed on; the failure still fails the run, so the function's error alarm sees it.
+  if (failed.length > 0) throw new Error(`${failed.length} of ${readable.length} outbox items not relayed`)
   return readable.length
 }

@@ -19,7 +19,8 @@ const tp = (tenant: Pick<TenantContext, 'id'>): string => `T#${tenant.id}`
 
 export const keys = {
   tenantBySlug: (slug: string): Key => ({ pk: `TENANT#${slug}`, sk: 'TENANT' }),
-  tenantIdToSlug: (tenantId: string): Key => ({ pk: `TENANTID#${tenantId}`, sk: 'TENANT' }),
+  /** The copy of a tenant read by id (workers get ids; decision 0028). */
+  tenantById: (tenantId: string): Key => ({ pk: `TENANTID#${tenantId}`, sk: 'TENANT' }),
   apiKeyByHash: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'APIKEY' }),
   rateWindow: (keyId: string, windowStart: number): Key => ({ pk: `RL#${keyId}#${windowStart}`, sk: 'RL' }),
   /** Per client address on keyless routes: the address is kept only as a hash. */

@@ -1,39 +1,42 @@
 /**
  * The transactional outbox's writer: a domain event or notification is an item written in the same
  * DynamoDB transaction as the change that causes it, so "saved" and "will be sent" can never
- * disagree. Delivery (stream → relay → SQS → workers) reads these items downstream.
+ * disagree. Both kinds wait in one sparse pending index until the relay has handed them on
+ * (stream → relay → SQS → workers; the sweeper for anything the stream missed).
  */
 import type { DomainEvent, Effects, Notification } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
-import type { TransactItem } from '../core/db.ts'
+import type { Item, TransactItem } from '../core/db.ts'
 import { indexes, keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
 import type { Step } from '../core/transaction.ts'
 
 /** Outbox items outlive any relay backlog, then expire. */
 const OUTBOX_RETENTION_SECONDS = 30 * 24 * 3600
 
-const expiry = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + OUTBOX_RETENTION_SECONDS
+/** The attributes every outbox item has, whatever its kind: its key, its pending entry, its expiry. */
+function outboxItem(key: Key, tenantId: string | null, createdAt: string, id: string, own: Item): Item {
+  return {
+    ...key,
+    tenant_id: tenantId,
+    created_at: createdAt,
+    ...own,
+    [indexes.gsi1.pk]: keys.pendingOutboxPk,
+    [indexes.gsi1.sk]: keys.sortKey(createdAt, id),
+    [TTL_ATTRIBUTE]: Math.floor(Date.parse(createdAt) / 1000) + OUTBOX_RETENTION_SECONDS,
+  }
+}
 
 export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
-  return {
-    Put: {
-      Item: {
-        ...keys.outboxEvent(tenant, e.createdAt, e.id),
-        type: 'event',
-        tenant_id: tenant.id,
-        event_id: e.id,
-        event: e.event,
-        created_at: e.createdAt,
-        // Wall-clock time of the write (created_at may be backdated with --at): what decides
-        // whether a record store connected later may receive it.
-        recorded_at: new Date().toISOString(),
-        data: e.data,
-        [indexes.gsi1.pk]: keys.pendingOutboxPk,
-        [indexes.gsi1.sk]: keys.sortKey(e.createdAt, e.id),
-        [TTL_ATTRIBUTE]: expiry(e.createdAt),
-      },
-    },
-  }
+  const item = outboxItem(keys.outboxEvent(tenant, e.createdAt, e.id), tenant.id, e.createdAt, e.id, {
+    type: 'event',
+    event_id: e.id,
+    event: e.event,
+    // Wall-clock time of the write (created_at may be backdated with --at): what decides
+    // whether a record store connected later may receive it.
+    recorded_at: new Date().toISOString(),
+    data: e.data,
+  })
+  return { Put: { Item: item } }
 }
 
 export function notificationPut(tenant: TenantContext, n: Notification): TransactItem {
@@ -45,25 +48,15 @@ export function contactNotificationPut(n: Notification): TransactItem {
   return { Put: { Item: notificationItem(keys.contactOutbox(n.createdAt, n.id), null, n) } }
 }
 
-/**
- * A notification waits in its own sparse pending index (as events do in theirs) until the relay
- * has queued it, so the sweeper sends what the stream never relayed.
- */
-function notificationItem(key: Key, tenantId: string | null, n: Notification) {
-  return {
-    ...key,
+function notificationItem(key: Key, tenantId: string | null, n: Notification): Item {
+  return outboxItem(key, tenantId, n.createdAt, n.id, {
     type: 'notification',
-    tenant_id: tenantId,
     notification_id: n.id,
     template: n.template,
     user_id: n.userId,
     ...(n.email === undefined ? {} : { email: n.email }),
-    created_at: n.createdAt,
     data: n.data,
-    [indexes.gsi1.pk]: keys.pendingNotificationsPk,
-    [indexes.gsi1.sk]: keys.sortKey(n.createdAt, n.id),
-    [TTL_ATTRIBUTE]: expiry(n.createdAt),
-  }
+  })
 }
 
 /** The outbox steps of a change's effects (they carry no condition). */
@@ -72,9 +65,4 @@ export function effectSteps(tenant: TenantContext, effects: Effects): Step<never
     ...(effects.events ?? []).map((e) => ({ item: outboxPut(tenant, e) })),
     ...(effects.notifications ?? []).map((n) => ({ item: notificationPut(tenant, n) })),
   ]
-}
-
-/** The outbox items of a change's effects, for stores not yet written as steps. */
-export function effectItems(tenant: TenantContext, effects: Effects): TransactItem[] {
-  return effectSteps(tenant, effects).map((s) => s.item)
 }

@@ -1,4 +1,8 @@
-/** Reading the outbox: the relay (and tests) see what a change wrote next to it. */
+/**
+ * Reading the outbox: one pending index for events and notifications alike, read by the relay (as
+ * the stream hands it items) and by the sweeper (for anything the stream has not relayed), and
+ * what tests see a change wrote next to it.
+ */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import * as v from 'valibot'
 import {
@@ -11,20 +15,87 @@ import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { conditionally, getItem, putItem, queryUpTo, queryAll, updateItem, type Item } from '../core/db.ts'
 import { decodeEach, decodeItem, nullable } from '../core/decode.ts'
 import { cond, queryExpression, updateExpression } from '../core/expression.ts'
-import { indexes, keys } from '../core/keys.ts'
+import { indexes, keys, type Key } from '../core/keys.ts'
 import { effectSteps } from './outbox-items.ts'
 import { MalformedItem, WriteRefused } from '../core/store-errors.ts'
 import { commit, MAX_TRANSACTION_ITEMS } from '../core/transaction.ts'
 
-const NotificationItem = v.object({
+/** A domain event waiting to be fanned out to webhook deliveries and record-store statements. */
+export interface PendingEvent {
+  readonly kind: 'event'
+  /** The outbox item's key: where it is marked relayed. */
+  readonly key: Key
+  readonly tenantId: string
+  readonly event: DomainEvent
+  /** When the change was saved (wall clock); older items fall back to their event time. */
+  readonly recordedAt: string
+}
+
+/** A notification waiting to go onto the notifications queue. */
+export interface PendingNotification {
+  readonly kind: 'notification'
+  readonly key: Key
+  /** null for the platform's own notifications (contact requests). */
+  readonly tenantId: string | null
+  readonly notification: Notification
+}
+
+/** What the relay hands on: either kind of outbox item. */
+export type OutboxEntry = PendingEvent | PendingNotification
+
+/** The attributes of every outbox item: shared/store/outbox/outbox-items.ts writes them. */
+const outboxColumns = { pk: v.string(), sk: v.string(), created_at: v.string() }
+
+const OutboxEventItem = v.object({
+  ...outboxColumns,
+  type: v.literal('event'),
+  tenant_id: v.string(),
+  event_id: v.string(),
+  event: v.picklist(eventTypes),
+  recorded_at: v.optional(v.string()),
+  data: v.record(v.string(), v.unknown()),
+})
+
+const OutboxNotificationItem = v.object({
+  ...outboxColumns,
   type: v.literal('notification'),
+  tenant_id: nullable(v.string()),
   notification_id: v.string(),
   template: v.picklist(notificationTemplates),
   user_id: nullable(v.string()),
   email: v.optional(v.string()),
-  created_at: v.string(),
   data: v.record(v.string(), v.unknown()),
 })
+
+const OutboxItem = v.variant('type', [OutboxEventItem, OutboxNotificationItem])
+
+/** @throws MalformedItem naming the item's key, never a value */
+export function toOutboxEntry(item: Item): OutboxEntry {
+  const o = decodeItem('outbox_item', OutboxItem, item)
+  const key = { pk: o.pk, sk: o.sk }
+  if (o.type === 'event') {
+    return {
+      kind: 'event',
+      key,
+      tenantId: o.tenant_id,
+      recordedAt: o.recorded_at ?? o.created_at,
+      event: { id: o.event_id, event: o.event, createdAt: o.created_at, data: o.data },
+    }
+  }
+  return {
+    kind: 'notification',
+    key,
+    tenantId: o.tenant_id,
+    notification: {
+      id: o.notification_id,
+      template: o.template,
+      userId: o.user_id,
+      ...(o.email === undefined ? {} : { email: o.email }),
+      createdAt: o.created_at,
+      data: o.data,
+    },
+  }
+}
 
 /** A tenant's outbox items (events and notifications), oldest first. */
 export function outboxQueryParams(tenant: TenantContext): Omit<QueryCommandInput, 'TableName'> {
@@ -36,7 +107,8 @@ export function outboxQueryParams(tenant: TenantContext): Omit<QueryCommandInput
   }
 }
 
-const outboxItems = (tenant: TenantContext) => queryAll(outboxQueryParams(tenant))
+const outboxEntries = async (tenant: TenantContext) =>
+  (await queryAll(outboxQueryParams(tenant))).map(toOutboxEntry)
 
 /** An event that is the whole change (nothing else to write with it). */
 export async function appendEvent(tenant: TenantContext, e: DomainEvent): Promise<void> {
@@ -44,54 +116,15 @@ export async function appendEvent(tenant: TenantContext, e: DomainEvent): Promis
 }
 
 export async function listOutboxEvents(tenant: TenantContext): Promise<DomainEvent[]> {
-  return (await outboxItems(tenant)).filter((i) => i.type === 'event').map((i) => toPendingEvent(i).event)
+  return (await outboxEntries(tenant)).flatMap((o) => (o.kind === 'event' ? [o.event] : []))
 }
 
 export async function listOutboxNotifications(tenant: TenantContext): Promise<Notification[]> {
-  const items = (await outboxItems(tenant)).filter((i) => i.type === 'notification')
-  return items.map((item) => {
-    const n = decodeItem('outbox_notification', NotificationItem, item)
-    return {
-      id: n.notification_id,
-      template: n.template,
-      userId: n.user_id,
-      ...(n.email === undefined ? {} : { email: n.email }),
-      createdAt: n.created_at,
-      data: n.data,
-    }
-  })
-}
-
-export interface PendingEvent {
-  readonly tenantId: string
-  readonly event: DomainEvent
-  /** When the change was saved (wall clock); older items fall back to their event time. */
-  readonly recordedAt: string
-}
-
-/** An outbox event item as the relay reads it (shared/store/outbox/outbox-items.ts writes it). */
-export const OutboxEventItem = v.object({
-  type: v.literal('event'),
-  tenant_id: v.string(),
-  event_id: v.string(),
-  event: v.picklist(eventTypes),
-  created_at: v.string(),
-  recorded_at: v.optional(v.string()),
-  data: v.record(v.string(), v.unknown()),
-})
-
-/** @throws MalformedItem naming the item's key, never a value */
-export function toPendingEvent(item: Item): PendingEvent {
-  const e = decodeItem('outbox_event', OutboxEventItem, item)
-  return {
-    tenantId: e.tenant_id,
-    recordedAt: e.recorded_at ?? e.created_at,
-    event: { id: e.event_id, event: e.event, createdAt: e.created_at, data: e.data },
-  }
+  return (await outboxEntries(tenant)).flatMap((o) => (o.kind === 'notification' ? [o.notification] : []))
 }
 
 export const relayParams = {
-  /** Events written before `before` still in the sparse pending index, oldest first. */
+  /** Outbox items written before `before` still in the sparse pending index, oldest first. */
   pending: (before: string, limit: number) => ({
     IndexName: indexes.gsi1.name,
     ...queryExpression({
@@ -101,16 +134,12 @@ export const relayParams = {
   }),
 
   /**
-   * Out of the pending index, with how many webhook deliveries its fan-out queued (their rows are
-   * written by the worker's first claim: decision 0015); refused when the event is gone (expired).
+   * Out of the pending index, with how many webhook deliveries an event's fan-out queued (their
+   * rows are written by the worker's first claim: decision 0015); refused when the item is gone
+   * (expired).
    */
-  markRelayed: (
-    tenantId: string,
-    e: Pick<DomainEvent, 'id' | 'createdAt'>,
-    at: string,
-    deliveries?: number,
-  ) => ({
-    Key: keys.outboxEvent({ id: tenantId }, e.createdAt, e.id),
+  markRelayed: (key: Key, at: string, deliveries?: number) => ({
+    Key: key,
     ...updateExpression(
       {
         set: { relayed_at: at, ...(deliveries === undefined ? {} : { relayed_deliveries: deliveries }) },
@@ -128,58 +157,52 @@ export const relayParams = {
 }
 
 /**
- * Outbox events still waiting to be relayed that were written before `before` (oldest first). An
- * item that does not read as an event is handed back as its MalformedItem error, so it is reported
- * without holding up the events behind it.
+ * Outbox items still waiting to be relayed that were written before `before` (oldest first). An
+ * item that does not read as either kind is handed back as its MalformedItem error, so it is
+ * reported without holding up the items behind it.
  */
-export async function listPendingEvents(
+export async function listPending(
   before: string,
   limit: number,
-): Promise<{ readable: PendingEvent[]; unreadable: MalformedItem[] }> {
-  return decodeEach(await queryUpTo(relayParams.pending(before, limit), limit), toPendingEvent)
+): Promise<{ readable: OutboxEntry[]; unreadable: MalformedItem[] }> {
+  return decodeEach(await queryUpTo(relayParams.pending(before, limit), limit), toOutboxEntry)
 }
 
-/** Takes a relayed event out of the pending index. */
-export async function markRelayed(
-  tenantId: string,
-  e: DomainEvent,
-  at: string,
-  deliveries?: number,
-): Promise<void> {
-  await conditionally(updateItem(relayParams.markRelayed(tenantId, e, at, deliveries)))
+/** A relayed item, with how many webhook deliveries its fan-out queued (events only). */
+export interface Relayed {
+  readonly entry: OutboxEntry
+  readonly deliveries?: number
+}
+
+/** Takes a relayed item out of the pending index. */
+export async function markRelayed({ entry, deliveries }: Relayed, at: string): Promise<void> {
+  await conditionally(updateItem(relayParams.markRelayed(entry.key, at, deliveries)))
 }
 
 /**
- * Takes many relayed events out of the pending index, up to 100 in one transaction: one round
- * trip for a stream batch instead of one per event. Each update keeps its condition; when one
- * fails (an event gone meanwhile), that transaction's events are marked one by one, as
- * `markRelayed` does, so the others are not held up by it.
+ * Takes many relayed items out of the pending index, up to 100 in one transaction: one round trip
+ * for a stream batch instead of one per item. Each update keeps its condition; when one fails (an
+ * item gone meanwhile), that transaction's items are marked one by one, as `markRelayed` does, so
+ * the others are not held up by it.
  */
-export async function markAllRelayed(
-  events: readonly (Pick<PendingEvent, 'tenantId' | 'event'> & { readonly deliveries?: number })[],
-  at: string,
-): Promise<void> {
+export async function markAllRelayed(relayed: readonly Relayed[], at: string): Promise<void> {
   // One transaction may not name an item twice.
-  const unique = [
-    ...new Map(events.map((p) => [`${p.tenantId} ${p.event.createdAt} ${p.event.id}`, p])).values(),
-  ]
+  const unique = [...new Map(relayed.map((r) => [`${r.entry.key.pk} ${r.entry.key.sk}`, r])).values()]
   for (let i = 0; i < unique.length; i += MAX_TRANSACTION_ITEMS) {
     const chunk = unique.slice(i, i + MAX_TRANSACTION_ITEMS)
-    // A transaction costs twice the write units of a plain update: alone, an event takes the update.
+    // A transaction costs twice the write units of a plain update: alone, an item takes the update.
     const [only] = chunk
     if (chunk.length === 1 && only) {
-      await markRelayed(only.tenantId, only.event, at, only.deliveries)
+      await markRelayed(only, at)
       continue
     }
     try {
       await commit(
-        chunk.map((p) => ({
-          item: { Update: relayParams.markRelayed(p.tenantId, p.event, at, p.deliveries) },
-        })),
+        chunk.map((r) => ({ item: { Update: relayParams.markRelayed(r.entry.key, at, r.deliveries) } })),
       )
     } catch (err) {
       if (!(err instanceof WriteRefused)) throw err
-      for (const p of chunk) await markRelayed(p.tenantId, p.event, at, p.deliveries)
+      for (const r of chunk) await markRelayed(r, at)
     }
   }
 }

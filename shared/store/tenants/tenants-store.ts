@@ -1,11 +1,10 @@
 /**
- * Tenants: global items addressed by slug (the Host names it) and an id → slug pointer (workers get
- * ids). A new tenant is written with its counters, seeded roles and first account in one
- * transaction, so a sign-up is all or nothing.
+ * Tenants: global items addressed by slug (the Host names it) and a copy of each addressed by id
+ * (workers get ids), so either lookup is one read. Both are written together in one transaction,
+ * guarded by the slug item's version, so the copy never lags. A new tenant is written with its
+ * counters, seeded roles and first account in one transaction, so a sign-up is all or nothing.
  */
-import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb'
 import * as v from 'valibot'
-import { config } from '../../config.ts'
 import type { Effects } from '../../domain/events.ts'
 import { planIds } from '../../domain/plans/catalog.ts'
 import { tenantKinds, tenantStatuses, type Tenant, type TenantStatus } from '../../domain/tenants/tenant.ts'
@@ -13,11 +12,12 @@ import type { PlanId } from '../../domain/errors.ts'
 import { userCounterTotals } from '../../domain/users/user-counters.ts'
 import type { SeededRole, User } from '../../domain/users/user.ts'
 import { countersPutParams } from './counters.ts'
-import { batchGet, getItem, isConditionalCheckFailed, updateItem, type Item } from '../core/db.ts'
+import { batchGet, getItem, type Item } from '../core/db.ts'
 import { decodeItem, nullable, withDefault } from '../core/decode.ts'
-import { cond, conditionExpression, updateExpression } from '../core/expression.ts'
+import { cond, conditionExpression } from '../core/expression.ts'
 import { keys, type Key } from '../core/keys.ts'
 import { effectSteps } from '../outbox/outbox-items.ts'
+import { retryOnConflict } from '../core/optimistic.ts'
 import { commit, type Step } from '../core/transaction.ts'
 import { newUserItems } from '../users/users-store.ts'
 import { tenantRegistryStep } from './tenant-registry.ts'
@@ -36,14 +36,21 @@ const TenantItem = v.object({
   period_start: withDefault(nullable(v.string()), null),
   created_at: v.string(),
   updated_at: v.string(),
+  // Items from before versions count as version 0.
+  version: withDefault(v.number(), 0),
 })
 
-const TenantPointer = v.object({ slug: v.string() })
+/** What the id key held before it held a copy of the tenant: its slug only. */
+const LegacyTenantPointer = v.object({ slug: v.string() })
 
 /** @throws MalformedItem when the item is not a tenant */
 function toTenant(item: Item): Tenant {
+  return toVersionedTenant(item).tenant
+}
+
+function toVersionedTenant(item: Item): { tenant: Tenant; version: number } {
   const t = decodeItem('tenant', TenantItem, item)
-  return {
+  const tenant: Tenant = {
     id: t.id,
     slug: t.slug,
     name: t.name,
@@ -56,6 +63,7 @@ function toTenant(item: Item): Tenant {
     createdAt: t.created_at,
     updatedAt: t.updated_at,
   }
+  return { tenant, version: t.version }
 }
 
 export function tenantGetParams(slug: string): { Key: Key } {
@@ -67,30 +75,20 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
   return item ? toTenant(item) : undefined
 }
 
-/** The tenant of a tenant id as stored now (no cache): for callers that must see the latest state. */
+/**
+ * The tenant of a tenant id as stored now, in one read of its copy. A tenant not changed since
+ * before the copies has the legacy pointer there: its slug item is read after it.
+ */
 export async function findTenantById(id: string): Promise<Tenant | undefined> {
-  const pointer = await getItem(keys.tenantIdToSlug(id))
-  return pointer ? getTenantBySlug(decodeItem('tenant pointer', TenantPointer, pointer).slug) : undefined
+  const item = await getItem(keys.tenantById(id))
+  if (!item) return undefined
+  if (item.type === 'tenant') return toTenant(item)
+  return getTenantBySlug(decodeItem('tenant pointer', LegacyTenantPointer, item).slug)
 }
 
 /** The tenants of these slugs (100 per call); a slug without a tenant is left out. */
 export async function getTenantsBySlugs(slugs: readonly string[]): Promise<Tenant[]> {
   return (await batchGet(slugs.map((slug) => keys.tenantBySlug(slug)))).map(toTenant)
-}
-
-const byId = new Map<string, { tenant: Tenant; until: number }>()
-
-/**
- * The tenant of a tenant id (workers get ids, not hosts). Like the tenant from Host, reused for
- * LMS_TENANT_CACHE_MS by a warm container.
- */
-export async function getTenantById(id: string): Promise<Tenant | undefined> {
-  const now = Date.now()
-  const hit = byId.get(id)
-  if (hit && hit.until > now) return hit.tenant
-  const tenant = await findTenantById(id)
-  if (tenant && config.tenantCacheMs > 0) byId.set(id, { tenant, until: now + config.tenantCacheMs })
-  return tenant
 }
 
 /** A new tenant, the roles every tenant starts with, its first account (sign-up) and what it causes. */
@@ -101,9 +99,9 @@ export interface NewTenant {
   readonly effects?: Effects
 }
 
-function tenantItem(tenant: Tenant): Item {
+/** The tenant's attributes, stored alike under its slug key and its id key. */
+function tenantAttributes(tenant: Tenant, version: number): Item {
   return {
-    ...keys.tenantBySlug(tenant.slug),
     type: 'tenant',
     id: tenant.id,
     slug: tenant.slug,
@@ -116,7 +114,32 @@ function tenantItem(tenant: Tenant): Item {
     period_start: tenant.periodStart,
     created_at: tenant.createdAt,
     updated_at: tenant.updatedAt,
+    version,
   }
+}
+
+/**
+ * Both items of a tenant: a new one (`over` undefined) claims its slug; a change is written only
+ * over the version it was decided from, so two changes decided from the same read cannot both
+ * land (items from before versions count as version 0).
+ */
+export function tenantSteps(tenant: Tenant, over?: number): [Step<TenantRefusal | 'stale'>, Step<never>] {
+  const version = (over ?? 0) + 1
+  const attributes = tenantAttributes(tenant, version)
+  const guard =
+    over === undefined
+      ? cond.notExists()
+      : over === 0
+        ? cond.and(cond.exists(), cond.or(cond.notExists('version'), cond.eq('version', 0)))
+        : cond.eq('version', over)
+  const slugItem = { ...keys.tenantBySlug(tenant.slug), ...attributes }
+  return [
+    {
+      item: { Put: { Item: slugItem, ...conditionExpression(guard) } },
+      refusal: over === undefined ? 'slug_taken' : 'stale',
+    },
+    { item: { Put: { Item: { ...keys.tenantById(tenant.id), ...attributes } } } },
+  ]
 }
 
 function seededRoleItem(tenant: Tenant, role: SeededRole): Item {
@@ -139,15 +162,11 @@ export function insertTenantSteps({
   seededRoles,
   owner,
   effects = {},
-}: NewTenant): Step<TenantRefusal>[] {
+}: NewTenant): Step<TenantRefusal | 'stale'>[] {
   const put = (Item: Item): Step<never> => ({ item: { Put: { Item } } })
   const counters = { users_total: 0, users_active: 0, ...userCounterTotals(owner ? [owner] : []) }
   return [
-    {
-      item: { Put: { Item: tenantItem(tenant), ...conditionExpression(cond.notExists()) } },
-      refusal: 'slug_taken',
-    },
-    put({ ...keys.tenantIdToSlug(tenant.id), slug: tenant.slug }),
+    ...tenantSteps(tenant),
     { item: { Put: countersPutParams(tenant, counters) } },
     ...seededRoles.map((role) => put(seededRoleItem(tenant, role))),
     ...(owner ? newUserItems(tenant, owner).map(put) : []),
@@ -170,41 +189,23 @@ export interface TenantChanges {
   name?: string
 }
 
-const changeAttributes: readonly [keyof TenantChanges, string][] = [
-  ['plan', 'plan'],
-  ['status', 'status'],
-  ['skillsPlanning', 'skills_planning'],
-  ['monthlyApiCap', 'monthly_api_cap'],
-  ['periodStart', 'period_start'],
-  ['name', 'name'],
-]
-
-/** The fields given (undefined ones stay) of an existing tenant, returning the tenant as it is now. */
-export function updateTenantParams(
-  slug: string,
-  changes: TenantChanges,
-  now: string,
-): Omit<UpdateCommandInput, 'TableName'> {
-  const set: Record<string, unknown> = { updated_at: now }
-  for (const [field, attr] of changeAttributes) if (changes[field] !== undefined) set[attr] = changes[field]
-  return {
-    Key: keys.tenantBySlug(slug),
-    ...updateExpression({ set }, cond.exists()),
-    ReturnValues: 'ALL_NEW',
-  }
-}
-
-/** @returns the tenant as changed; undefined when there is no such tenant */
+/**
+ * The fields given (undefined ones stay) of an existing tenant, written to both of its items.
+ * Decided from a consistent read and written over that version, once more if another change won.
+ * @returns the tenant as changed; undefined when there is no such tenant
+ */
 export async function updateTenant(
   slug: string,
   changes: TenantChanges,
   now: string,
 ): Promise<Tenant | undefined> {
-  try {
-    const item = await updateItem(updateTenantParams(slug, changes, now))
-    return item ? toTenant(item) : undefined
-  } catch (err) {
-    if (isConditionalCheckFailed(err)) return undefined
-    throw err
-  }
+  return retryOnConflict(async () => {
+    const item = await getItem(keys.tenantBySlug(slug), { ConsistentRead: true })
+    if (!item) return undefined
+    const { tenant, version } = toVersionedTenant(item)
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+    const changed: Tenant = { ...tenant, ...defined, updatedAt: now }
+    await commit(tenantSteps(changed, version))
+    return changed
+  })
 }

@@ -9,10 +9,7 @@ import {
   sinkQueryParams,
   tenantContactsQueryParams,
 } from '../../../shared/store/deliveries/mail-store.ts'
-import {
-  notificationRelayParams,
-  toPendingNotification,
-} from '../../../shared/store/outbox/notification-outbox-store.ts'
+import { relayParams, toOutboxEntry } from '../../../shared/store/outbox/outbox-store.ts'
 import { contactNotificationPut, notificationPut } from '../../../shared/store/outbox/outbox-items.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
@@ -90,8 +87,9 @@ describe('Functions: outbox notifications', () => {
   it('writes a notification into its pending index and reads it back with its key', () => {
     const item = notificationPut(tenant, n).Put?.Item ?? {}
 
-    expect(item).toMatchObject({ pk: 'T#t1', gsi1pk: 'OUTBOX#PENDING#MAIL', gsi1sk: `${at}#${n.id}` })
-    expect(toPendingNotification(item)).toEqual({
+    expect(item).toMatchObject({ pk: 'T#t1', gsi1pk: 'OUTBOX#PENDING', gsi1sk: `${at}#${n.id}` })
+    expect(toOutboxEntry(item)).toEqual({
+      kind: 'notification',
       key: { pk: 'T#t1', sk: `OUTBOX#${at}#${n.id}` },
       tenantId: 't1',
       notification: n,
@@ -102,19 +100,19 @@ describe('Functions: outbox notifications', () => {
     const contact = newNotification('contact_request', null, {}, at, 'ops@example.com')
     const item = contactNotificationPut(contact).Put?.Item ?? {}
 
-    expect(toPendingNotification(item)).toMatchObject({
+    expect(toOutboxEntry(item)).toMatchObject({
       key: { pk: 'PLATFORM#CONTACT', sk: `OUTBOX#${at}#${contact.id}` },
       tenantId: null,
       notification: { email: 'ops@example.com', userId: null },
     })
   })
 
-  it('reads pending notifications older than the sweep age, and takes a relayed one out of the index', () => {
-    const pending = notificationRelayParams.pending(at, 100)
-    const relayed = notificationRelayParams.markRelayed({ pk: 'T#t1', sk: 'OUTBOX#x' }, at)
+  it('reads pending notifications older than the sweep age with the events, and takes a relayed one out of the index', () => {
+    const pending = relayParams.pending(at, 100)
+    const relayed = relayParams.markRelayed({ pk: 'T#t1', sk: 'OUTBOX#x' }, at)
 
     expect(readable('KeyConditionExpression', pending)).toBe(
-      `(gsi1pk = "OUTBOX#PENDING#MAIL") AND (gsi1sk < "${at}")`,
+      `(gsi1pk = "OUTBOX#PENDING") AND (gsi1sk < "${at}")`,
     )
     expect(readable('UpdateExpression', relayed)).toBe(`SET relayed_at = "${at}" REMOVE gsi1pk, gsi1sk`)
     expect(readable('ConditionExpression', relayed)).toBe('attribute_exists(pk)')

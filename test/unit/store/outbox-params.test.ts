@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import { auditPutParams, auditQueryParams } from '../../../shared/store/tenants/audit-store.ts'
 import { contactPutParams, contactQueryParams } from '../../../shared/store/tenants/contact-store.ts'
-import { outboxQueryParams, toPendingEvent } from '../../../shared/store/outbox/outbox-store.ts'
+import { outboxQueryParams, toOutboxEntry } from '../../../shared/store/outbox/outbox-store.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
@@ -18,7 +18,7 @@ describe('Functions: outbox reads', () => {
   })
 })
 
-describe('Function: toPendingEvent', () => {
+describe('Function: toOutboxEntry', () => {
   const item = {
     pk: 'T#t1',
     sk: `OUTBOX#${at}#e1`,
@@ -31,13 +31,20 @@ describe('Function: toPendingEvent', () => {
   }
 
   it('reads an older item without recorded_at at its event time', () => {
-    expect(toPendingEvent(item)).toEqual({ tenantId: 't1', recordedAt: at, event })
-    expect(toPendingEvent({ ...item, recorded_at: 'later' }).recordedAt).toBe('later')
+    expect(toOutboxEntry(item)).toEqual({
+      kind: 'event',
+      key: { pk: 'T#t1', sk: `OUTBOX#${at}#e1` },
+      tenantId: 't1',
+      recordedAt: at,
+      event,
+    })
+    expect(toOutboxEntry({ ...item, recorded_at: 'later' })).toMatchObject({ recordedAt: 'later' })
   })
 
-  it('refuses an item that is not an event of the catalog, naming its key', () => {
-    expect(() => toPendingEvent({ ...item, event: 'user.exploded' })).toThrow(MalformedItem)
-    expect(() => toPendingEvent({ ...item, type: 'notification' })).toThrow(`(T#t1 / OUTBOX#${at}#e1)`)
+  it('refuses an item that is no event of the catalog nor a notification, naming its key', () => {
+    expect(() => toOutboxEntry({ ...item, event: 'user.exploded' })).toThrow(MalformedItem)
+    expect(() => toOutboxEntry({ ...item, type: 'notification' })).toThrow(`(T#t1 / OUTBOX#${at}#e1)`)
+    expect(() => toOutboxEntry({ ...item, type: 'receipt' })).toThrow(`(T#t1 / OUTBOX#${at}#e1)`)
   })
 })
 

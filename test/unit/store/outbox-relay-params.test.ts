@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { afterAll, describe, expect, it } from 'vitest'
 import { outboxPut } from '../../../shared/store/outbox/outbox-items.ts'
-import { listPendingEvents, relayParams, toPendingEvent } from '../../../shared/store/outbox/outbox-store.ts'
+import { listPending, relayParams, toOutboxEntry } from '../../../shared/store/outbox/outbox-store.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
 import { mockDocuments } from '../../helpers/mock-documents.ts'
@@ -15,7 +15,7 @@ const event = {
 } as const
 
 describe('Outbox relay params', () => {
-  it('reads the events still pending before a time from the sparse index, oldest first', () => {
+  it('reads the events and notifications still pending before a time from one sparse index, oldest first', () => {
     // Act
     const p = relayParams.pending('2026-03-01T10:00:00.000Z', 100)
 
@@ -29,12 +29,17 @@ describe('Outbox relay params', () => {
 
   it('takes a relayed event out of the pending index, only while it exists', () => {
     // Act
-    const p = relayParams.markRelayed('t1', event, '2026-03-01T10:01:00.000Z')
+    const key = { pk: 'T#t1', sk: `OUTBOX#${event.createdAt}#ev1` }
+    const p = relayParams.markRelayed(key, '2026-03-01T10:01:00.000Z')
+    const fannedOut = relayParams.markRelayed(key, '2026-03-01T10:01:00.000Z', 2)
 
     // Assess
-    expect(p.Key).toEqual({ pk: 'T#t1', sk: `OUTBOX#${event.createdAt}#ev1` })
+    expect(p.Key).toEqual(key)
     expect(rendered(p.UpdateExpression, p)).toBe(
       'SET relayed_at = "2026-03-01T10:01:00.000Z" REMOVE gsi1pk, gsi1sk',
+    )
+    expect(rendered(fannedOut.UpdateExpression, fannedOut)).toBe(
+      'SET relayed_at = "2026-03-01T10:01:00.000Z", relayed_deliveries = 2 REMOVE gsi1pk, gsi1sk',
     )
     expect(rendered(p.ConditionExpression, p)).toBe('attribute_exists(pk)')
   })
@@ -53,16 +58,22 @@ describe('Outbox relay params', () => {
   })
 })
 
-describe('Function: toPendingEvent', () => {
+describe('Function: toOutboxEntry', () => {
   it('reads the event the outbox writer wrote, with its wall-clock write time', () => {
     // Prepare
     const item = outboxPut(tenant, event).Put?.Item ?? {}
 
     // Act
-    const pending = toPendingEvent(item)
+    const pending = toOutboxEntry(item)
 
     // Assess
-    expect(pending).toEqual({ tenantId: 't1', event, recordedAt: item.recorded_at })
+    expect(pending).toEqual({
+      kind: 'event',
+      key: { pk: 'T#t1', sk: `OUTBOX#${event.createdAt}#ev1` },
+      tenantId: 't1',
+      event,
+      recordedAt: item.recorded_at,
+    })
   })
 
   it('falls back to the event time for items from before recorded_at, and refuses an unknown event type', () => {
@@ -71,40 +82,40 @@ describe('Function: toPendingEvent', () => {
     delete older.recorded_at
 
     // Act
-    const pending = toPendingEvent(older)
+    const pending = toOutboxEntry(older)
     const unknown = (() => {
       try {
-        return toPendingEvent({ ...older, event: 'user.vanished' })
+        return toOutboxEntry({ ...older, event: 'user.vanished' })
       } catch (err) {
         return err
       }
     })()
 
     // Assess
-    expect(pending.recordedAt).toBe(event.createdAt)
+    expect(pending).toMatchObject({ recordedAt: event.createdAt })
     expect(unknown).toBeInstanceOf(MalformedItem)
-    expect((unknown as Error).message).toMatch(/^Malformed outbox_event item \(T#t1 \/ OUTBOX#/)
+    expect((unknown as Error).message).toMatch(/^Malformed outbox_item item \(T#t1 \/ OUTBOX#/)
     expect((unknown as Error).message).not.toContain('user.vanished')
   })
 })
 
-describe('Function: listPendingEvents', () => {
+describe('Function: listPending', () => {
   const ddb = mockDocuments()
   afterAll(() => ddb.restore())
 
-  it('hands an item it cannot read back as its error, next to the events it can', async () => {
+  it('hands an item it cannot read back as its error, next to the items it can', async () => {
     // Prepare
     const good = outboxPut(tenant, event).Put?.Item ?? {}
     const bad = { ...outboxPut(tenant, { ...event, id: 'ev2' }).Put?.Item, data: 'not a map' }
     ddb.on(QueryCommand).resolves({ Items: [bad, good] })
 
     // Act
-    const { readable, unreadable } = await listPendingEvents('2026-03-02T00:00:00.000Z', 100)
+    const { readable, unreadable } = await listPending('2026-03-02T00:00:00.000Z', 100)
 
     // Assess
-    expect(readable.map((p) => p.event.id)).toEqual(['ev1'])
+    expect(readable.map((p) => p.key.sk)).toEqual([`OUTBOX#${event.createdAt}#ev1`])
     expect(unreadable).toHaveLength(1)
     expect(unreadable[0]).toBeInstanceOf(MalformedItem)
-    expect(unreadable[0]?.message).toMatch(/^Malformed outbox_event item \(T#t1 \/ OUTBOX#.*#ev2\): data: /)
+    expect(unreadable[0]?.message).toMatch(/^Malformed outbox_item item \(T#t1 \/ OUTBOX#.*#ev2\): data: /)
   })
 })

@@ -4,7 +4,7 @@ import { SEEDED_ROLES, type User } from '../../../shared/domain/users/user.ts'
 import {
   insertTenantSteps,
   tenantGetParams,
-  updateTenantParams,
+  tenantSteps,
 } from '../../../shared/store/tenants/tenants-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
@@ -41,16 +41,16 @@ const owner: User = {
 }
 
 describe('Function: insertTenantSteps', () => {
-  it('claims the slug, points the id at it, starts the counters and seeds the roles', () => {
+  it('claims the slug, copies the tenant under its id, starts the counters and seeds the roles', () => {
     // Act
     const steps = insertTenantSteps({ tenant, seededRoles: SEEDED_ROLES })
 
     // Assess
     expect(steps.map((s) => s.refusal)).toEqual(['slug_taken', undefined, undefined, undefined, undefined])
     const [claim, pointer, counters, role] = steps.map((s) => s.item.Put)
-    expect(claim?.Item).toMatchObject({ pk: 'TENANT#acme', sk: 'TENANT', id: 't1', plan: 'free' })
+    expect(claim?.Item).toMatchObject({ pk: 'TENANT#acme', sk: 'TENANT', id: 't1', plan: 'free', version: 1 })
     expect(readable('ConditionExpression', claim)).toBe('attribute_not_exists(pk)')
-    expect(pointer).toEqual({ Item: { pk: 'TENANTID#t1', sk: 'TENANT', slug: 'acme' } })
+    expect(pointer?.Item).toEqual({ ...claim?.Item, pk: 'TENANTID#t1' })
     expect(counters).toEqual({ Item: { pk: 'T#t1', sk: 'COUNTERS', users_total: 0, users_active: 0 } })
     expect(role?.Item).toMatchObject({ pk: 'T#t1', sk: 'CROLE#content-author', seeded: true })
     expect(steps.slice(1).every((s) => s.item.Put?.ConditionExpression === undefined)).toBe(true)
@@ -91,16 +91,28 @@ describe('Functions: tenant reads and changes', () => {
     expect(tenantGetParams('acme')).toEqual({ Key: { pk: 'TENANT#acme', sk: 'TENANT' } })
   })
 
-  it('sets the fields given and updated_at on an existing tenant, returning it as it is now', () => {
+  it('writes a change to both items over the version it was decided from', () => {
     // Act
-    const params = updateTenantParams('acme', { plan: 'growth', monthlyApiCap: null, name: undefined }, at)
+    const [slugItem, idItem] = tenantSteps({ ...tenant, plan: 'growth' }, 2)
 
     // Assess
-    expect(params.Key).toEqual({ pk: 'TENANT#acme', sk: 'TENANT' })
-    expect(readable('UpdateExpression', params)).toBe(
-      `SET updated_at = "${at}", plan = "growth", monthly_api_cap = null`,
+    expect(slugItem.item.Put?.Item).toMatchObject({ pk: 'TENANT#acme', plan: 'growth', version: 3 })
+    expect(readable('ConditionExpression', slugItem.item.Put)).toBe('version = 2')
+    expect(slugItem.refusal).toBe('stale')
+    expect(idItem.item.Put?.Item).toMatchObject({
+      pk: 'TENANTID#t1',
+      sk: 'TENANT',
+      plan: 'growth',
+      version: 3,
+    })
+    expect(idItem.item.Put?.ConditionExpression).toBeUndefined()
+  })
+
+  it('writes the first change of a tenant from before versions over an existing item without one', () => {
+    const [slugItem] = tenantSteps(tenant, 0)
+    expect(slugItem.item.Put?.Item).toMatchObject({ version: 1 })
+    expect(readable('ConditionExpression', slugItem.item.Put)).toBe(
+      '(attribute_exists(pk)) AND ((attribute_not_exists(version)) OR (version = 0))',
     )
-    expect(readable('ConditionExpression', params)).toBe('attribute_exists(pk)')
-    expect(params.ReturnValues).toBe('ALL_NEW')
   })
 })
