@@ -6,7 +6,7 @@
 import { config } from '../config.ts'
 import { NotFoundError } from '../domain/errors.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
-import { getTenantBySlug } from '../store/tenants/tenants-store.ts'
+import { requireTenant } from '../services/tenants/tenants-service.ts'
 import type { HttpEvent, MiddyRequest } from './context.ts'
 
 const cache = new Map<string, { tenant: Tenant; until: number }>()
@@ -30,8 +30,7 @@ export async function resolveTenant(event: HttpEvent): Promise<Tenant> {
   const now = Date.now()
   const hit = cache.get(slug)
   if (hit && hit.until > now) return hit.tenant
-  const tenant = await getTenantBySlug(slug)
-  if (!tenant) throw new NotFoundError('tenant')
+  const tenant = await requireTenant(slug)
   if (config.tenantCacheMs > 0) cache.set(slug, { tenant, until: now + config.tenantCacheMs })
   return tenant
 }
