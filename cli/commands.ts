@@ -8,15 +8,9 @@ import { toGroupResource } from '../functions/groups/representation.ts'
 import { operator } from '../shared/domain/actor.ts'
 import { CreateGroupInput, dynamicRuleAttributes, type DynamicRule } from '../shared/domain/groups/group.ts'
 import type { Tenant } from '../shared/domain/tenants/tenant.ts'
-import {
-  CUSTOM_FIELD_KEY,
-  CustomFieldDefInput,
-  customFieldTypes,
-} from '../shared/domain/users/custom-fields.ts'
+import { CUSTOM_FIELD_KEY, customFieldTypes } from '../shared/domain/users/custom-fields.ts'
 import { CreateUserInput } from '../shared/domain/users/user-schemas.ts'
 import { parseOrThrow } from '../shared/domain/validation.ts'
-import type { ApiKeyRecord } from '../shared/store/tenants/api-keys-store.ts'
-import { listCustomFieldDefs, putCustomFieldDef } from '../shared/store/users/users-store.ts'
 import { lrsCommands } from './lrs-commands.ts'
 import { ltiCommands } from './lti-commands.ts'
 import { courseCommands, learnerCommands } from './learning-commands.ts'
@@ -28,6 +22,7 @@ import { at, optionalInt, tenantOf, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups/groups-service.ts'
 import * as tenants from '../shared/services/tenants/tenants-service.ts'
 import * as users from '../shared/services/users/users-service.ts'
+import * as customFields from '../shared/services/users/custom-fields-service.ts'
 import * as visitors from '../shared/services/tenants/visitors-service.ts'
 import { eraseLearner } from '../shared/services/users/erasure-service.ts'
 import { onOff, required, UsageError, type Parsed } from './args.ts'
@@ -48,7 +43,7 @@ function tenantView(t: Tenant) {
   }
 }
 
-function keyView(k: ApiKeyRecord) {
+function keyView(k: tenants.ApiKeyRecord) {
   return {
     id: k.id,
     prefix: k.prefix,
@@ -167,17 +162,15 @@ const commands: Record<string, Command> = {
       .filter(Boolean)
     if (type === 'select' && options.length === 0)
       throw new UsageError('--options is required for a select field')
-    const def = parseOrThrow(CustomFieldDefInput, {
+    return customFields.defineCustomField(tenant, {
       key,
       label: f.get('label') ?? key,
       type,
       required: f.has('required'),
       options,
     })
-    await putCustomFieldDef(tenant, def)
-    return def
   },
-  'custom-field list': async (f) => ({ data: await listCustomFieldDefs(await tenantOf(f)) }),
+  'custom-field list': async (f) => ({ data: await customFields.listCustomFields(await tenantOf(f)) }),
 
   'group create': async (f) => {
     const tenant = await tenantOf(f)

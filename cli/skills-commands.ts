@@ -7,7 +7,7 @@ import {
   type Skill,
   type SkillSource,
 } from '../shared/domain/skills/skill.ts'
-import { listAudit } from '../shared/store/tenants/audit-store.ts'
+import { auditTrail } from '../shared/services/tenants/audit-service.ts'
 import * as jobRoles from '../shared/services/skills/job-roles-service.ts'
 import * as skills from '../shared/services/skills/skills-service.ts'
 import { toHeldRoles, toJobRoleResource } from '../functions/skills/representation.ts'
@@ -114,10 +114,7 @@ export const skillCommands: Record<string, Command> = {
     return { user_id: user, job_roles: toHeldRoles(roles) }
   },
   'audit list': async (f) => {
-    const action = f.get('action')
-    const records = (await listAudit(await tenantOf(f)))
-      .filter((r) => action === undefined || r.action === action)
-      .reverse()
+    const records = await auditTrail(await tenantOf(f), { action: f.get('action') })
     return {
       data: records.map((r) => ({
         id: r.id,

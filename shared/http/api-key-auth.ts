@@ -1,19 +1,11 @@
 /**
- * API key authentication. A key that fails its checksum is refused without a store read; a known
- * key must be unrevoked, unexpired, of this very tenant and of its environment (test keys open
- * sandboxes only). Every refusal is the same 401, so the answer never tells which check failed.
- * Keys are read strongly consistent and never cached, so a revocation takes effect on the next
- * request. A refusal after the read counts against the client address (ip-rate-limit.ts), which is
- * refused before any read once over its limit.
+ * API key authentication: the bearer token, checked on the Host's tenant by the key service
+ * (shared/services/tenants/api-key-auth-service.ts), which answers every refusal with the same 401
+ * and counts a refusal after its read against the client address (ip-rate-limit.ts refuses an
+ * address over that limit before any read).
  */
-import { timingSafeEqual } from 'node:crypto'
-import { keyEnvOf } from '../domain/api-keys/environment.ts'
-import { hashKey, isWellFormedKey } from '../domain/api-keys/key-format.ts'
-import { TenantInactiveError, UnauthenticatedError } from '../domain/errors.ts'
-import { tenantServes } from '../domain/tenants/tenant.ts'
-import { getApiKeyByHash } from '../store/tenants/api-keys-store.ts'
+import { authenticateApiKey } from '../services/tenants/api-key-auth-service.ts'
 import { established, type MiddyRequest } from './context.ts'
-import { countFailedAuthentication } from './ip-rate-limit.ts'
 
 /** RFC 9110: the auth scheme is case-insensitive. */
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i
@@ -26,27 +18,13 @@ export function apiKeyAuth() {
   return {
     before: async function apiKeyAuthBefore(request: MiddyRequest): Promise<void> {
       const state = request.context.lms
-      const tenant = established(state.tenant, 'The tenant')
-      const key = bearerToken(request.event.headers?.authorization)
-      if (!key || !isWellFormedKey(key)) throw new UnauthenticatedError()
-      const hash = hashKey(key)
-      const record = await getApiKeyByHash(hash)
-      const now = Date.now()
-      if (
-        !record ||
-        !timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex')) ||
-        record.revokedAt !== null ||
-        (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) ||
-        record.tenantId !== tenant.id ||
-        // A live key never opens a sandbox, nor a test key a production tenant.
-        record.env !== keyEnvOf(tenant.kind)
-      ) {
-        await countFailedAuthentication(request.event.requestContext.http.sourceIp, now)
-        throw new UnauthenticatedError()
-      }
-      if (!tenantServes(tenant.status)) throw new TenantInactiveError(tenant.status)
-      state.keyId = record.id
-      state.actor = { scopes: new Set(record.scopes) }
+      const key = await authenticateApiKey({
+        key: bearerToken(request.event.headers?.authorization),
+        tenant: established(state.tenant, 'The tenant'),
+        clientAddress: request.event.requestContext.http.sourceIp,
+      })
+      state.keyId = key.id
+      state.actor = { scopes: new Set(key.scopes) }
     },
   }
 }

@@ -1,16 +1,13 @@
 /**
- * Per-key fixed one-minute window (1,000 requests) and the tenant's monthly cap, each one atomic
- * conditional counter in DynamoDB. The X-RateLimit-* headers go on every authenticated response.
- * The minute window is counted first, before the route's scope is checked (a request refused for
- * its scope still counts against its key's minute); the month is counted last (metered-handle.ts),
- * so a request refused for its key, its scope or its minute never counts against the tenant's month.
+ * The per-key minute window (shared/services/tenants/rate-limits-service.ts) and the X-RateLimit-*
+ * headers that go on every authenticated response. The minute window is counted first, before the
+ * route's scope is checked (a request refused for its scope still counts against its key's
+ * minute); the tenant's month is counted last (metered-handle.ts), so a request refused for its
+ * key, its scope or its minute never counts against the tenant's month.
  */
 import { RateLimitedError } from '../domain/errors.ts'
-import { consumeMinuteWindow } from '../store/tenants/rate-limits-store.ts'
+import { countKeyRequest, type WindowCount } from '../services/tenants/rate-limits-service.ts'
 import { established, type MiddyRequest } from './context.ts'
-
-export const REQUESTS_PER_MINUTE = 1000
-const WINDOW_SECONDS = 60
 
 export function secondsToNextMonth(nowMs: number): number {
   const d = new Date(nowMs)
@@ -18,19 +15,19 @@ export function secondsToNextMonth(nowMs: number): number {
   return Math.max(1, Math.ceil((next - nowMs) / 1000))
 }
 
+export function rateLimitHeaders(headers: Record<string, string>, window: WindowCount): void {
+  headers['x-ratelimit-limit'] = String(window.limit)
+  headers['x-ratelimit-remaining'] = String(window.remaining)
+  headers['x-ratelimit-reset'] = String(window.reset)
+}
+
 export function minuteWindow() {
   return {
     before: async function minuteWindowBefore(request: MiddyRequest): Promise<void> {
       const state = request.context.lms
-      const keyId = established(state.keyId, 'The API key')
-      const nowSec = Math.floor(Date.now() / 1000)
-      const windowStart = nowSec - (nowSec % WINDOW_SECONDS)
-      const reset = windowStart + WINDOW_SECONDS
-      const count = await consumeMinuteWindow(keyId, windowStart, REQUESTS_PER_MINUTE, reset + WINDOW_SECONDS)
-      state.headers['x-ratelimit-limit'] = String(REQUESTS_PER_MINUTE)
-      state.headers['x-ratelimit-remaining'] = String(count === undefined ? 0 : REQUESTS_PER_MINUTE - count)
-      state.headers['x-ratelimit-reset'] = String(reset)
-      if (count === undefined) throw new RateLimitedError('minute', Math.max(1, reset - nowSec))
+      const window = await countKeyRequest(established(state.keyId, 'The API key'), Date.now())
+      rateLimitHeaders(state.headers, window)
+      if (window.retryAfter !== undefined) throw new RateLimitedError('minute', window.retryAfter)
     },
   }
 }

@@ -10,8 +10,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import { errorFields, log } from '../../../shared/log.ts'
-import { relayAll } from '../../../shared/services/outbox/relay-service.ts'
-import { toOutboxEntry, type OutboxEntry } from '../../../shared/store/outbox/outbox-store.ts'
+import { outboxEntryOf, relayAll, type OutboxEntry } from '../../../shared/services/outbox/relay-service.ts'
 
 const CONCURRENCY = 16
 
@@ -22,7 +21,7 @@ function entryOf(record: DynamoDBRecord): OutboxEntry | undefined {
   // Only outbox items matter; everything else on the table's stream is passed over unread.
   if (record.eventName !== 'INSERT' || !outboxTypes.has(image?.type?.S ?? '')) return undefined
   try {
-    return toOutboxEntry(unmarshall(image as Record<string, AttributeValue>))
+    return outboxEntryOf(unmarshall(image as Record<string, AttributeValue>))
   } catch (err) {
     log('error', 'unreadable outbox record skipped', {
       sequenceNumber: record.dynamodb?.SequenceNumber,

@@ -12,6 +12,7 @@ import { errorFields, log } from '../../log.ts'
 import {
   listPending,
   markAllRelayed,
+  toOutboxEntry,
   type OutboxEntry,
   type PendingEvent,
   type Relayed,
@@ -21,6 +22,14 @@ import { queueNotification } from '../deliveries/mail-service.ts'
 import { fanOut, listLiveEndpoints } from '../deliveries/webhooks-service.ts'
 import { fanOutStatements } from '../deliveries/xapi-service.ts'
 import { tenantById } from '../tenants/tenant-cache.ts'
+
+export type { OutboxEntry }
+
+/**
+ * The outbox entry of a stored item as the stream hands it over (unmarshalled).
+ * @throws MalformedItem naming the item's key, never a value
+ */
+export const outboxEntryOf = toOutboxEntry
 
 /** What the items of one batch read once (shared/services/core/batch-reads.ts): live endpoints. */
 function relayReads() {

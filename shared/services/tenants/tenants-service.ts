@@ -121,8 +121,14 @@ async function insertNewTenant(
   return { tenant, ...(owner ? { owner } : {}) }
 }
 
+/** The tenant of a slug (any case), or undefined. */
+export function findTenant(slug: string): Promise<Tenant | undefined> {
+  return getTenantBySlug(slug.toLowerCase())
+}
+
+/** @throws NotFoundError ('tenant') when no tenant has this slug */
 export async function requireTenant(slug: string): Promise<Tenant> {
-  const tenant = await getTenantBySlug(slug.toLowerCase())
+  const tenant = await findTenant(slug)
   if (!tenant) throw new NotFoundError('tenant')
   return tenant
 }
@@ -207,6 +213,8 @@ export async function revokeApiKey(tenant: Tenant, id: string, at = nowIso()): P
   if (!record) throw new NotFoundError('api_key')
   return record
 }
+
+export type { ApiKeyRecord }
 
 export function listApiKeys(tenant: Tenant): Promise<ApiKeyRecord[]> {
   return listStoredKeys(tenant)
