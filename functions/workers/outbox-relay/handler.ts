@@ -10,6 +10,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import { errorFields, log } from '../../../shared/log.ts'
+import { countRelayedEvents } from '../../../shared/metrics/app-metrics.ts'
 import { relayAll } from '../../../shared/services/outbox/relay-service.ts'
 import { toPendingEvent, type PendingEvent } from '../../../shared/store/outbox/outbox-store.ts'
 import { relayNotificationRecords } from './notification-records.ts'
@@ -41,6 +42,8 @@ export const handler = async (stream: DynamoDBStreamEvent): Promise<DynamoDBBatc
     work.map((w) => w.pending),
     CONCURRENCY,
   )
+  // Counted where every event passes once it is saved (a retried batch may count one twice).
+  countRelayedEvents(work.filter((_, i) => !failed.includes(i)).map((w) => w.pending.event))
   const firstFailed = Math.min(
     notificationFailed ?? Number.POSITIVE_INFINITY,
     ...failed.map((i) => work[i]?.index ?? Number.POSITIVE_INFINITY),
