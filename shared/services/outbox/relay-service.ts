@@ -101,13 +101,26 @@ export async function relayAll(events: readonly PendingEvent[], concurrency: num
   return failed
 }
 
-/** Relays events still pending after `outboxSweepAfterMs`, oldest first, up to `limit` a sweep. @returns how many */
-export async function sweep(now = Date.now(), limit = 100): Promise<number> {
+/** Relays events still pending after `outboxSweepAfterMs`, oldest first, up to `limit` a sweep. @returns those relayed */
+export async function sweep(now = Date.now(), limit = 100): Promise<PendingEvent[]> {
   const before = new Date(now - config.outboxSweepAfterMs).toISOString()
   const { readable, unreadable } = await listPendingEvents(before, limit)
   // Left pending (and reported every sweep) until it is repaired or expires with the outbox.
   for (const err of unreadable) log('error', 'unreadable outbox event not relayed', errorFields(err))
   const reads = relayReads()
   for (const p of readable) await relay(p, undefined, reads)
-  return readable.length
+  return readable
+}
+
+/**
+ * How long the longest-waiting of the (first `limit`) events still pending has waited since it was
+ * saved, in whole seconds: the outbox's lag. The pending index is ordered by event time, which
+ * `--at` can set in the past, so the wait is read from each one's save time, not from the order.
+ * @returns undefined when no event is pending
+ */
+export async function oldestPendingAgeSeconds(now = Date.now(), limit = 100): Promise<number | undefined> {
+  const { readable } = await listPendingEvents(new Date(now).toISOString(), limit)
+  if (readable.length === 0) return undefined
+  const oldest = Math.min(...readable.map((p) => Date.parse(p.recordedAt)))
+  return Math.max(0, Math.floor((now - oldest) / 1000))
 }
