@@ -31,6 +31,17 @@ export function parseArgs(argv: readonly string[]): Parsed {
 
 export class UsageError extends Error {}
 
+/** A command that did part of its work: its own code (http-like) and what is left to do. */
+export class CommandFailed extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'CommandFailed'
+  }
+}
+
 export function required(flags: ReadonlyMap<string, string>, name: string): string {
   const v = flags.get(name)
   if (v === undefined || v === '' || v === 'true') throw new UsageError(`--${name} is required`)

@@ -16,6 +16,7 @@ import { ltiCommands } from './lti-commands.ts'
 import { courseCommands, learnerCommands } from './learning-commands.ts'
 import { webhookCommands } from './webhook-commands.ts'
 import { mailCommands } from './mail-commands.ts'
+import { dlqCommands } from './dlq-commands.ts'
 import { lifecycleCommands } from './lifecycle-commands.ts'
 import { skillCommands } from './skills-commands.ts'
 import { at, optionalInt, tenantOf, type Command } from './flags.ts'
@@ -201,6 +202,7 @@ export async function run(args: Parsed): Promise<unknown> {
     lrsCommands,
     ltiCommands,
     mailCommands,
+    dlqCommands,
     lifecycleCommands,
     skillCommands,
   ]

@@ -5,7 +5,7 @@
  */
 import { contentBucketName } from '../shared/store/core/table-schema.ts'
 import { pointAtEmbeddedStores } from '../local/aws-environment.ts'
-import { parseArgs, UsageError } from './args.ts'
+import { CommandFailed, parseArgs, UsageError } from './args.ts'
 
 function pointAtLocalStack(): void {
   if (process.env.LMS_TARGET === 'aws') return
@@ -19,6 +19,8 @@ function pointAtLocalStack(): void {
   process.env.LMS_LOG_LEVEL ||= 'silent'
   process.env.LMS_WEBHOOKS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-webhooks`
   process.env.LMS_XAPI_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-xapi`
+  process.env.LMS_NOTIFICATIONS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-notifications`
+  process.env.LMS_EXPORTS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-exports`
 }
 
 async function main(): Promise<number> {
@@ -37,7 +39,12 @@ async function main(): Promise<number> {
     process.stdout.write(`${JSON.stringify(out)}\n`)
     return 0
   } catch (err) {
-    const error = err instanceof UsageError ? { code: 400, message: err.message } : toCliError(err)
+    const error =
+      err instanceof UsageError
+        ? { code: 400, message: err.message }
+        : err instanceof CommandFailed
+          ? { code: err.code, message: err.message }
+          : toCliError(err)
     process.stdout.write(`${JSON.stringify({ error })}\n`)
     return 1
   }

@@ -23,7 +23,7 @@ import { queueNames, tableSchema } from '../shared/store/core/table-schema.ts'
 import { EXPORT_FILE_DAYS } from '../shared/domain/reports/export-jobs.ts'
 import { addExportWorker } from './export-worker.ts'
 import { addMailWorker } from './mail-worker.ts'
-import { LmsMonitoring, type WatchedFunction } from './monitoring.ts'
+import { LmsMonitoring, metricsNamespaceOf, type WatchedFunction } from './monitoring.ts'
 import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
 import { cdkProjection } from './table-projection.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
@@ -398,6 +398,8 @@ export class LmsStack extends Stack {
 
     const environment = {
       LMS_TABLE_NAME: this.table.tableName,
+      // The app's EMF metrics (shared/metrics/), one namespace per stack; lib/monitoring.ts alarms on it.
+      LMS_METRICS_NAMESPACE: metricsNamespaceOf(this.stackName),
       LMS_SERVICE_HOST: props.serviceHost,
       LMS_CORPORATE_ORIGIN: props.corporateOrigin,
       LMS_EXPORTS_BUCKET: exportsBucket.bucketName,
@@ -480,6 +482,7 @@ export class LmsStack extends Stack {
         deadLetterQueue: w.deadLetterQueue,
       })),
       relay: this.relay,
+      metricsNamespace: metricsNamespaceOf(this.stackName),
     })
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName })

@@ -15,6 +15,12 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs'
 import { BillingMode } from 'aws-cdk-lib/aws-dynamodb'
 import { MonitoringFacade, SnsAlarmActionStrategy } from 'cdk-monitoring-constructs'
 import { Construct } from 'constructs'
+import { metricNames } from '../shared/metrics/catalog.ts'
+
+/** The CloudWatch namespace of a stack's app metrics (EMF lines; the functions get it as LMS_METRICS_NAMESPACE). */
+export function metricsNamespaceOf(stackName: string): string {
+  return `lms/${stackName}`
+}
 
 /** The thresholds, each the value an alarm compares its metric with (docs/operations.md). */
 export const alarmThresholds = {
@@ -32,6 +38,11 @@ export const alarmThresholds = {
   exportQueueAge: Duration.hours(1),
   /** The outbox relay's iterator age (how far behind the table's stream it reads), 3 periods. */
   relayIteratorAge: Duration.minutes(5),
+  /**
+   * Age of the oldest outbox event still pending, as the sweeper measures it each minute: the
+   * sweeper relays whatever the stream left after a minute, so past this the sweeper fails too.
+   */
+  outboxOldestPendingAge: Duration.minutes(10),
   /** Share of API requests answered 5xx, in each of 3 consecutive 5-minute periods. */
   api5xxRate: 0.01,
   /** p99 of the API's latency, in each of 3 consecutive 5-minute periods. */
@@ -73,6 +84,8 @@ export interface LmsMonitoringProps {
   readonly queues: readonly WatchedQueue[]
   /** The outbox relay: its stream event source's iterator age is the relay's lag. */
   readonly relay: IFunction
+  /** Where the functions write their EMF metrics (metricsNamespaceOf): the outbox's age is one. */
+  readonly metricsNamespace: string
   /**
    * Watch the account's SES reputation (the stack sends through its SES configuration set).
    * @default true
@@ -114,6 +127,7 @@ export class LmsMonitoring extends Construct {
     this.watchTable(props.table)
     this.watchQueues(props.queues)
     this.watchFunctions(props.functions, props.relay)
+    this.watchOutbox(props.metricsNamespace)
     if (props.sesReputation ?? true) this.watchSesReputation()
   }
 
@@ -176,6 +190,43 @@ export class LmsMonitoring extends Construct {
           : {}),
       })
     }
+  }
+
+  /**
+   * The outbox's own lag, from the app's metric: the sweeper writes the oldest pending event's age
+   * each run while any is pending, nothing otherwise (then the alarm reads no data as fine).
+   */
+  private watchOutbox(namespace: string): void {
+    const threshold = alarmThresholds.outboxOldestPendingAge
+    this.facade.monitorCustom({
+      alarmFriendlyName: 'Outbox',
+      humanReadableName: 'Outbox: oldest pending event',
+      metricGroups: [
+        {
+          title: 'Age of the oldest event not yet relayed (seconds)',
+          metrics: [
+            {
+              metric: new Metric({
+                namespace,
+                metricName: metricNames.outboxOldestPendingAge,
+                statistic: 'Maximum',
+                period: Duration.minutes(5),
+              }),
+              alarmFriendlyName: 'OldestPendingAge',
+              addAlarm: {
+                Critical: {
+                  threshold: threshold.toSeconds(),
+                  comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+                  treatMissingDataOverride: TreatMissingData.NOT_BREACHING,
+                  additionalDescription: `An outbox event has waited over ${threshold.toMinutes()} minutes to be relayed: webhooks, statements and e-mails are held up.`,
+                  ...atOnce,
+                },
+              },
+            },
+          ],
+        },
+      ],
+    })
   }
 
   /**

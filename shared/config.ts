@@ -51,6 +51,11 @@ export interface Config {
   readonly tenantCacheMs: number
   readonly logLevel: 'debug' | 'info' | 'silent'
   /**
+   * The CloudWatch namespace of the app's metrics (shared/metrics/): the stack sets `lms/<stack>`,
+   * so two stacks in one account keep their figures apart.
+   */
+  readonly metricsNamespace: string
+  /**
    * Lets webhook and record-store targets on loopback through the SSRF guard (local and test use).
    * Never true inside Lambda, whatever the environment says: the deployed stack cannot turn it on.
    */
@@ -151,6 +156,7 @@ function readConfig(): Config {
     corporateOrigin: str('LMS_CORPORATE_ORIGIN', 'https://www.example.com'),
     tenantCacheMs: int('LMS_TENANT_CACHE_MS', 5000),
     logLevel,
+    metricsNamespace: str('LMS_METRICS_NAMESPACE', 'lms/local'),
     allowLoopbackTargets:
       process.env.LMS_ALLOW_LOOPBACK_TARGETS === '1' && !process.env.AWS_LAMBDA_FUNCTION_NAME,
     encryptionKey: key('LMS_ENCRYPTION_KEY'),

@@ -12,6 +12,8 @@ export type HttpResult = APIGatewayProxyStructuredResultV2
 export interface RequestState {
   readonly requestId: string
   readonly startedAt: number
+  /** The first request this Lambda container serves (its module load is in the request's time). */
+  readonly coldStart: boolean
   route: RouteDef | undefined
   tenant: Tenant | undefined
   actor: Actor | undefined

@@ -1,11 +1,14 @@
 /**
  * Outermost middleware: starts the request's state and, on the way out, adds the request's
- * headers and writes one structured log line. The line holds ids, route, status, timing and
- * DynamoDB cost; never a key, a body or personal data.
+ * headers, writes one structured log line and counts the request (an EMF metric line, by route
+ * and status). The log line holds ids (API Gateway's request id, the Lambda's, the function's
+ * name), whether the container was cold, route, status, timing and DynamoDB cost; never a key, a
+ * body or personal data.
  */
 import { randomUUID } from 'node:crypto'
 import { config } from '../config.ts'
 import { errorFields } from '../log.ts'
+import { countRequest } from '../metrics/app-metrics.ts'
 import { routeByKey } from '../routes.ts'
 import { currentDbMetrics, summarize } from '../store/core/metrics.ts'
 import type { MiddyRequest } from './context.ts'
@@ -26,10 +29,14 @@ function finish(request: MiddyRequest, error?: unknown): void {
   }
   if (config.logLevel === 'silent') return
   const db = currentDbMetrics()
+  const status = response?.statusCode ?? 500
   const line = {
-    level: (response?.statusCode ?? 500) >= 500 ? 'error' : 'info',
+    level: status >= 500 ? 'error' : 'info',
     msg: 'request',
     requestId: state.requestId,
+    lambdaRequestId: request.context.awsRequestId,
+    function: request.context.functionName,
+    coldStart: state.coldStart,
     route: request.event.routeKey,
     method: request.event.requestContext?.http?.method,
     path: request.event.rawPath,
@@ -38,9 +45,21 @@ function finish(request: MiddyRequest, error?: unknown): void {
     status: response?.statusCode,
     durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
     ...(db ? { db: summarize(db) } : {}),
-    ...((response?.statusCode ?? 500) >= 500 ? failure(error) : {}),
+    ...(status >= 500 ? failure(error) : {}),
   }
   process.stdout.write(`${JSON.stringify(line)}\n`)
+  countRequest(request.event.routeKey, status, {
+    requestId: state.requestId,
+    ...(state.tenant ? { tenantId: state.tenant.id } : {}),
+  })
+}
+
+/** True for the first request of this container only: every stack of a route group shares it. */
+let coldStart = true
+function takeColdStart(): boolean {
+  const cold = coldStart
+  coldStart = false
+  return cold
 }
 
 /** A failed request's error by name, with the AWS request id of the call that failed, if any. */
@@ -56,6 +75,7 @@ export function requestLog() {
       request.context.lms = {
         requestId: request.event.requestContext?.requestId ?? randomUUID(),
         startedAt: performance.now(),
+        coldStart: takeColdStart(),
         route: routeByKey(request.event.routeKey),
         tenant: undefined,
         actor: undefined,

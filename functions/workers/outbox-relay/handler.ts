@@ -10,6 +10,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import type { AttributeValue } from '@aws-sdk/client-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb'
 import { errorFields, log } from '../../../shared/log.ts'
+import { countRelayedEvents } from '../../../shared/metrics/app-metrics.ts'
 import { outboxEntryOf, relayAll, type OutboxEntry } from '../../../shared/services/outbox/relay-service.ts'
 
 const CONCURRENCY = 16
@@ -39,6 +40,10 @@ export const handler = async (stream: DynamoDBStreamEvent): Promise<DynamoDBBatc
   const failed = await relayAll(
     work.map((w) => w.entry),
     CONCURRENCY,
+  )
+  // Counted where every event passes once it is saved (a retried batch may count one twice).
+  countRelayedEvents(
+    work.flatMap((w, i) => (w.entry.kind === 'event' && !failed.includes(i) ? [w.entry.event] : [])),
   )
   const firstFailed = Math.min(...failed.map((i) => work[i]?.index ?? Number.POSITIVE_INFINITY))
   if (!Number.isFinite(firstFailed)) return { batchItemFailures: [] }

@@ -87,19 +87,21 @@ export interface QueuedAttempt<R extends AttemptRow, O extends { readonly status
  * through the queue's delivery delay, never by sleeping. The claim comes first and says what the
  * row is: a refused claim of an attempt already recorded re-queues its successor (it may have been
  * lost); any other refusal (a live claim, a finished, later or missing row) does nothing.
+ * @returns the status the attempt recorded (`pending` when another follows), undefined when none was made
  */
 export async function runQueuedAttempt<R extends AttemptRow, O extends { readonly status: string }>(
   a: QueuedAttempt<R, O>,
-): Promise<void> {
+): Promise<O['status'] | undefined> {
   const { attempt, maxAttempts } = a
   const claim = await a.claim()
   if (!('claimed' in claim)) {
     if (attemptStep(claim.refused, attempt) === 'queue-next') await a.queueNext()
-    return
+    return undefined
   }
   const row = claim.claimed
   const outcome = await outcomeOrFault(() => a.make(row), a.fault, { attempt, maxAttempts, log: a.log(row) })
-  if (outcome === ROW_GONE) return
+  if (outcome === ROW_GONE) return undefined
   await a.record(row, outcome)
   if (outcome.status === 'pending') await a.queueNext()
+  return outcome.status
 }

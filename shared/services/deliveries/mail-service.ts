@@ -75,7 +75,12 @@ export class MailInFlight extends Error {
 
 /** Some recipients could not be sent to now; the message comes back for them. */
 export class MailNotSent extends Error {
-  constructor(failed: number, first: unknown) {
+  constructor(
+    failed: number,
+    first: unknown,
+    /** Recipients of the same notification that were sent before the message comes back. */
+    readonly sent = 0,
+  ) {
     super(`${failed} recipient(s) not sent: ${first instanceof Error ? first.name : 'unknown error'}`)
     this.name = 'MailNotSent'
   }
@@ -104,13 +109,13 @@ export async function sendNotification(
   msg: NotificationMessage,
   sender: MailSender,
   at = new Date().toISOString(),
-): Promise<void> {
+): Promise<number> {
   const n = msg.notification
   const ids = { notificationId: n.id, template: n.template, tenantId: msg.tenantId }
   const tenant = msg.tenantId === null ? undefined : await tenantById(msg.tenantId)
   if (msg.tenantId !== null && !tenant) {
     log('info', 'notification not sent', { ...ids, reason: 'tenant_missing' })
-    return
+    return 0
   }
   const { recipients, skipped } = await resolveRecipients(msg, tenant)
   const partition = markerPartition(msg.tenantId)
@@ -121,14 +126,16 @@ export async function sendNotification(
   }
   if (recipients.length === 0 && skipped.length === 0) log('info', 'notification has no recipient', ids)
   const failures: unknown[] = []
+  let sent = 0
   for (const r of recipients) {
     try {
-      await sendTo(msg, tenant, r, ref(r.key), sender, at)
+      if (await sendTo(msg, tenant, r, ref(r.key), sender, at)) sent++
     } catch (err) {
       failures.push(err)
     }
   }
-  if (failures.length > 0) throw new MailNotSent(failures.length, failures[0])
+  if (failures.length > 0) throw new MailNotSent(failures.length, failures[0], sent)
+  return sent
 }
 
 async function sendTo(
@@ -138,7 +145,7 @@ async function sendTo(
   ref: MarkerRef,
   sender: MailSender,
   at: string,
-): Promise<void> {
+): Promise<boolean> {
   const n = msg.notification
   const fields = {
     notificationId: n.id,
@@ -150,7 +157,7 @@ async function sendTo(
   const token = randomUUID()
   const claim = await claimMarker(ref, token, at)
   if (claim === 'in_flight') throw new MailInFlight()
-  if (claim !== 'claimed') return
+  if (claim !== 'claimed') return false
   let messageId: string
   try {
     const mail = renderNotification(n.template, n.data, r.locale, {
@@ -174,7 +181,7 @@ async function sendTo(
     if (err instanceof MailTransportError && err.permanent) {
       await markRejected(ref, token, at, err.transportError)
       log('error', 'mail rejected', { ...fields, transportError: err.transportError })
-      return
+      return false
     }
     await releaseMarker(ref, token)
     log('error', 'mail not sent', { ...fields, errorName: err instanceof Error ? err.name : 'unknown' })
@@ -184,6 +191,7 @@ async function sendTo(
     log('error', 'mail claim was taken over while sending', fields)
   }
   log('info', 'mail sent', fields)
+  return true
 }
 
 /** What the local sink holds, newest first (`lms mail list`). */

@@ -213,16 +213,17 @@ export function endpointReads(): EndpointRead {
 }
 
 /** A queued attempt of a delivery whose tenant may be gone meanwhile (nothing to do then). */
+/** @returns the status the attempt recorded (`pending`: another follows), undefined when none was made */
 export async function attemptQueuedDelivery(
   msg: WebhookMessage,
   endpoint: EndpointRead = endpointReads(),
-): Promise<void> {
+): Promise<DeliveryStatus | undefined> {
   const tenant = await tenantById(msg.tenantId)
-  if (!tenant) return
+  if (!tenant) return undefined
   // Read beside the claim: `endpoint` shares the read with the attempt (endpointReads), which
   // follows only a claim that succeeded. A read that fails is read again by the attempt.
   if (msg.endpointId) endpoint({ tenant, endpointId: msg.endpointId }).catch(() => undefined)
-  await attemptDelivery(tenant, msg, nowIso(), endpoint)
+  return attemptDelivery(tenant, msg, nowIso(), endpoint)
 }
 
 /**
@@ -234,8 +235,8 @@ export async function attemptDelivery(
   msg: WebhookMessage,
   at = nowIso(),
   endpoint: EndpointRead = readEndpoint,
-): Promise<void> {
-  await runQueuedAttempt({
+): Promise<DeliveryStatus | undefined> {
+  return runQueuedAttempt({
     attempt: msg.attempt,
     maxAttempts: MAX_ATTEMPTS,
     claim: () =>

@@ -124,9 +124,9 @@ export async function fanOutStatements(
 type AttemptOutcome = Pick<StatementDelivery, 'status' | 'httpStatus' | 'reason'>
 
 /** A queued attempt of a statement whose tenant may be gone meanwhile (nothing to do then). */
-export async function attemptQueuedStatement(msg: XapiMessage): Promise<void> {
+export async function attemptQueuedStatement(msg: XapiMessage): Promise<StatementStatus | undefined> {
   const tenant = await tenantById(msg.tenantId)
-  if (tenant) await attemptStatement(tenant, msg)
+  return tenant ? attemptStatement(tenant, msg) : undefined
 }
 
 /**
@@ -139,8 +139,8 @@ export async function attemptStatement(
   tenant: TenantContext,
   msg: XapiMessage,
   at = nowIso(),
-): Promise<void> {
-  await runQueuedAttempt({
+): Promise<StatementStatus | undefined> {
+  return runQueuedAttempt({
     attempt: msg.attempt,
     maxAttempts: MAX_ATTEMPTS,
     claim: () => claimAttemptRow(tenant, msg.statementId, msg.attempt, at),

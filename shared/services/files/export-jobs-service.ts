@@ -181,21 +181,35 @@ async function build(tenant: TenantContext, job: StoredExportJob, claimId: strin
     truncated: state.more,
     objectKey,
   }
-  return completeExportJob(tenant, job.id, claimId, result, { notifications })
+  return {
+    completed: await completeExportJob(tenant, job.id, claimId, result, { notifications }),
+    rows: file.written,
+  }
+}
+
+/** A file this delivery built and completed its job with: how long it took, its rows. */
+export interface BuiltExport {
+  readonly ms: number
+  readonly rows: number
+  readonly format: string
 }
 
 /**
  * Builds the job of one message. A job already completed or failed is left as it is (a duplicate
  * delivery); a failure while building fails the job for good with a clear error (a new job is the
  * retry), except an unavailable store, which nothing could record: that message comes back.
+ * @returns the file built, undefined when this delivery completed nothing
  * @throws ExportInProgress while another delivery holds a live claim
  */
-export async function runExport(message: ExportMessage, now = new Date().toISOString()): Promise<void> {
+export async function runExport(
+  message: ExportMessage,
+  now = new Date().toISOString(),
+): Promise<BuiltExport | undefined> {
   const ids = { tenantId: message.tenant_id, jobId: message.job_id }
   const tenant = await tenantById(message.tenant_id)
   if (!tenant) {
     log('info', 'export job skipped', { ...ids, reason: 'tenant_missing' })
-    return
+    return undefined
   }
   const claimId = randomUUID()
   const leaseUntil = new Date(Date.parse(now) + EXPORT_CLAIM_LEASE_SECONDS * 1000).toISOString()
@@ -206,16 +220,18 @@ export async function runExport(message: ExportMessage, now = new Date().toISOSt
       ...ids,
       reason: claim.refused ? claim.refused.status : 'job_missing',
     })
-    return
+    return undefined
   }
   const started = Date.now()
   try {
-    const completed = await build(tenant, claim.claimed, claimId, now)
+    const { completed, rows } = await build(tenant, claim.claimed, claimId, now)
+    const built = { ms: Date.now() - started, rows, format: claim.claimed.format }
     log('info', completed ? 'export job completed' : 'export job claim lost', {
       ...ids,
-      format: claim.claimed.format,
-      ms: Date.now() - started,
+      format: built.format,
+      ms: built.ms,
     })
+    return completed ? built : undefined
   } catch (err) {
     log('error', 'export job failed', { ...ids, ...errorFields(err) })
     if (err instanceof ServiceUnavailableError) throw err
@@ -223,5 +239,6 @@ export async function runExport(message: ExportMessage, now = new Date().toISOSt
       error: EXPORT_FAILED_MESSAGE,
       at: new Date().toISOString(),
     })
+    return undefined
   }
 }

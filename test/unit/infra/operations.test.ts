@@ -258,12 +258,12 @@ describe('Construct: LmsStack, alarms', () => {
     template.resourceCountIs('AWS::SES::ConfigurationSet', 1)
   })
 
-  it('makes 55 alarms: 2 a function, 2 a worker queue, 2 for the API, 2 for the table, 2 for SES, 1 for the relay', () => {
+  it('makes 56 alarms: 2 a function, 2 a worker queue, 2 for the API, 2 for the table, 2 for SES, 1 for the relay, 1 for the outbox', () => {
     // Act
     const { template } = synth()
 
     // Assess
-    expect(alarmsOf(template)).toHaveLength(20 * 2 + 4 * 2 + 2 + 2 + 2 + 1)
+    expect(alarmsOf(template)).toHaveLength(20 * 2 + 4 * 2 + 2 + 2 + 2 + 1 + 1)
   })
 
   it('draws one dashboard and outputs its name with the alarm topic', () => {

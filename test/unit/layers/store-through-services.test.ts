@@ -22,6 +22,8 @@ const allowed: Readonly<Record<string, string>> = {
     'reads that per-request cost for the request log line (no item, no key)',
   'cli/main.ts -> shared/store/core/table-schema.ts':
     'the local stack’s content bucket name, to point the CLI at it (a resource name, not data)',
+  'cli/dlq-commands.ts -> shared/store/core/table-schema.ts':
+    'the worker queues’ names, to find each dead-letter queue (resource names, not data)',
   'local/stores.ts -> shared/store/core/table-schema.ts':
     'infrastructure: creates the table, queues and buckets from the declared schema',
   'local/stores.ts -> shared/store/core/index-projections.ts':
