@@ -19,6 +19,7 @@ import { mailCommands } from './mail-commands.ts'
 import { dlqCommands } from './dlq-commands.ts'
 import { lifecycleCommands } from './lifecycle-commands.ts'
 import { skillCommands } from './skills-commands.ts'
+import { secretCommands } from './secret-commands.ts'
 import { at, optionalInt, tenantOf, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups/groups-service.ts'
 import * as tenants from '../shared/services/tenants/tenants-service.ts'
@@ -205,6 +206,7 @@ export async function run(args: Parsed): Promise<unknown> {
     dlqCommands,
     lifecycleCommands,
     skillCommands,
+    secretCommands,
   ]
   // Three-word commands (`lti deployment add`) before two-word ones.
   const find = (n: string) => groupsOfCommands.map((g) => g[n]).find((c) => c !== undefined)

@@ -26,10 +26,12 @@ function pointAtLocalStack(): void {
 async function main(): Promise<number> {
   pointAtLocalStack()
   if (process.env.LMS_TARGET !== 'aws') {
-    // The key of the stack whose DynamoDB this command talks to, so both can open what either sealed.
-    const { cliKey } = await import('../local/encryption-key.ts')
+    // The secrets of the stack whose DynamoDB this command talks to, so both can open what either
+    // sealed, and a rotation here reaches the stack.
+    const { cliSecretFiles, secretFilesEnv } = await import('../local/stack-secrets.ts')
     const dynamoPort = Number(new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '').port)
-    process.env.LMS_ENCRYPTION_KEY = cliKey(dynamoPort, process.env.LMS_DATA_DIR?.trim() || '.lms-data')
+    const files = cliSecretFiles(dynamoPort, process.env.LMS_DATA_DIR?.trim() || '.lms-data')
+    if (files) Object.assign(process.env, secretFilesEnv(files))
   }
   const { run } = await import('./commands.ts')
   const { toCliError } = await import('./cli-errors.ts')

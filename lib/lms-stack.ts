@@ -152,8 +152,8 @@ export class LmsStack extends Stack {
   ): void {
     const secret = this.retainedSecret(
       'EncryptionSecret',
-      'Key material for secrets at rest (webhook signing secrets, record-store passwords)',
-      'Sealed values carry no key id yet (issue 29, point 5): a rotation would orphan every value sealed with this key.',
+      'Key ring for secrets at rest (webhook signing secrets, record-store passwords)',
+      'Rotated by the operator (lms secret rotate --name encryption, docs/operations.md): a key is added to the ring, never replaced, and lms secret reseal moves the sealed values; a rotation Lambda would replace it.',
     )
     const queueWorker = (queueName: WorkerQueue, entry: string, ownQueueUrlVariable: string) => {
       const w = new QueueWorker(this, queueName, {
@@ -260,7 +260,7 @@ export class LmsStack extends Stack {
     const secret = this.retainedSecret(
       'PseudonymSecret',
       'Key material for the pseudonyms of client addresses (per-address limits)',
-      'Pseudonyms are stored in the table under this key: a rotation needs key ids and a re-key job (issue 29, point 5).',
+      'Keys only per-address counting windows that expire on their own: a new value (docs/operations.md) starts the windows afresh, so scheduled rotation buys nothing.',
     )
     const counting = new Set(routes.filter((r) => r.scope !== null || r.perIp).map((r) => r.group))
     for (const group of counting) {
@@ -281,7 +281,7 @@ export class LmsStack extends Stack {
     const secret = this.retainedSecret(
       'PlatformMetricsSecret',
       'Bearer secret of the billing orchestrator (GET /api/v1/billing/metrics)',
-      'Handed to the billing orchestrator out of band: rotating it needs the two-value window of issue 29, point 5, or the orchestrator is locked out.',
+      'Handed to the billing orchestrator out of band: rotated by the operator (lms secret rotate --name billing, docs/operations.md), the old value accepted for a window while the orchestrator switches.',
     )
     fn.addEnvironment('LMS_PLATFORM_METRICS_SECRET_ARN', secret.secretArn)
     secret.grantRead(fn)
@@ -296,8 +296,8 @@ export class LmsStack extends Stack {
     if (!fn) return
     const secret = this.retainedSecret(
       'LtiToolKeySecret',
-      'Key material that seals the LTI tool private keys at rest',
-      'The LTI tool keys are sealed with it and carry no key id yet (issue 29, point 5): a rotation would orphan them.',
+      'Key ring that seals the LTI tool private keys at rest',
+      'Rotated by the operator (lms secret rotate --name lti-key, docs/operations.md): a key is added to the ring, never replaced, and lms secret reseal moves the sealed keys.',
     )
     fn.addEnvironment('LMS_LTI_KEY_SECRET_ARN', secret.secretArn)
     secret.grantRead(fn)

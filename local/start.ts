@@ -4,7 +4,7 @@
  * data dir it creates the demo tenant and prints its admin key (shown once).
  */
 import { pointAtEmbeddedStores } from './aws-environment.ts'
-import { publishStackKey, stackKey } from './encryption-key.ts'
+import { publishStackSecrets, secretFilesEnv } from './stack-secrets.ts'
 import { startStores } from './stores.ts'
 import { contentBucketName, exportsBucketName } from '../shared/store/core/table-schema.ts'
 
@@ -55,11 +55,11 @@ async function main(): Promise<void> {
   process.env.LMS_EXPORTS_BUCKET = exportsBucketName
   process.env.LMS_TABLE_NAME = tableName
   process.env.AWS_REGION = region
-  const key = stackKey(dataDir)
-  process.env.LMS_ENCRYPTION_KEY = key
-  // The CLI seals and opens secrets with this very key: it finds it by the DynamoDB port it uses.
-  const withdrawKey = publishStackKey(dynamoPort, key)
-  process.on('exit', withdrawKey)
+  // The CLI seals and opens secrets with this very ring (and rotates it and the billing secret):
+  // it finds the files by the DynamoDB port it uses.
+  const secrets = publishStackSecrets(dataDir, dynamoPort)
+  Object.assign(process.env, secretFilesEnv(secrets))
+  process.on('exit', secrets.withdraw)
   const webhooks = stores.queues.webhooks
   if (webhooks) process.env.LMS_WEBHOOKS_QUEUE_URL = webhooks.url
   const xapi = stores.queues.xapi

@@ -62,8 +62,18 @@ export interface Config {
   readonly allowLoopbackTargets: boolean
   /** AES-256-GCM key for secrets at rest (base64, 32 bytes); undefined where none is configured. */
   readonly encryptionKey: Buffer | undefined
-  /** In AWS: the Secrets Manager secret the key is derived from (read once, at first use). */
+  /**
+   * Locally: the file holding the encryption key ring (shared/crypto/key-ring.ts), which the stack
+   * and its `lms` commands share; it wins over encryptionKey.
+   */
+  readonly encryptionKeyRingFile: string | undefined
+  /** In AWS: the Secrets Manager secret holding the encryption key ring (read at first use). */
   readonly encryptionSecretArn: string | undefined
+  /**
+   * How long a secret read from Secrets Manager or a local secret file is used before it is read
+   * again (LMS_SECRET_REFRESH_MINUTES, default 5): a rotation reaches warm containers this fast.
+   */
+  readonly secretRefreshMs: number
   /**
    * In AWS: the secret that keys the pseudonyms of client addresses (read once, at the first
    * address counted). Unset locally, where they derive from the encryption key.
@@ -87,7 +97,9 @@ export interface Config {
   readonly outboxSweepAfterMs: number
   /** The billing orchestrator's secret (local); unset with no ARN either: the billing route answers 401. */
   readonly platformMetricsSecret: string | undefined
-  /** In AWS: the Secrets Manager secret holding it (read once, at the first billing request). */
+  /** Locally: a file holding it, which `lms secret rotate --name billing` rewrites; wins over the value. */
+  readonly platformMetricsSecretFile: string | undefined
+  /** In AWS: the Secrets Manager secret holding it (read at the first billing request, then refreshed). */
   readonly platformMetricsSecretArn: string | undefined
   /** Notifications to render and send (the relay fills it, the notifications worker empties it). */
   readonly notificationsQueueUrl: string | undefined
@@ -160,7 +172,9 @@ function readConfig(): Config {
     allowLoopbackTargets:
       process.env.LMS_ALLOW_LOOPBACK_TARGETS === '1' && !process.env.AWS_LAMBDA_FUNCTION_NAME,
     encryptionKey: key('LMS_ENCRYPTION_KEY'),
+    encryptionKeyRingFile: optional('LMS_ENCRYPTION_KEY_RING_FILE'),
     encryptionSecretArn: optional('LMS_ENCRYPTION_SECRET_ARN'),
+    secretRefreshMs: int('LMS_SECRET_REFRESH_MINUTES', 5) * 60_000,
     pseudonymSecretArn: optional('LMS_PSEUDONYM_SECRET_ARN'),
     ltiKeySecretArn: optional('LMS_LTI_KEY_SECRET_ARN'),
     webhookRetryDelays: delays('LMS_WEBHOOK_RETRY_DELAYS', [30, 60, 120, 240]),
@@ -171,6 +185,7 @@ function readConfig(): Config {
     xapiQueueUrl: optional('LMS_XAPI_QUEUE_URL'),
     outboxSweepAfterMs: int('LMS_OUTBOX_SWEEP_AFTER_MS', 60_000),
     platformMetricsSecret: optional('LMS_PLATFORM_METRICS_SECRET'),
+    platformMetricsSecretFile: optional('LMS_PLATFORM_METRICS_SECRET_FILE'),
     platformMetricsSecretArn: optional('LMS_PLATFORM_METRICS_SECRET_ARN'),
     exportsBucket: optional('LMS_EXPORTS_BUCKET'),
     exportsQueueUrl: optional('LMS_EXPORTS_QUEUE_URL'),

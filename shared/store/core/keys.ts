@@ -140,7 +140,7 @@ export const keys = {
   webhookDeliveriesIndexPk: (t: TenantContext): string => `${tp(t)}#WHDELIVERIES`,
   webhookDeliveriesByCreated: (createdAt: string, deliveryId: string): string => `${createdAt}#${deliveryId}`,
   /** The tenant's one record-store (LRS) connection; deleting it stops statement export. */
-  lrsConnection: (t: TenantContext): Key => ({ pk: tp(t), sk: 'LRS#CONNECTION' }),
+  lrsConnection: (t: Pick<TenantContext, 'id'>): Key => ({ pk: tp(t), sk: 'LRS#CONNECTION' }),
   /** A statement's delivery-log row, addressed by the statement id (fixed per source event). */
   xapiStatement: (t: TenantContext, statementId: string): Key => ({
     pk: tp(t),
@@ -172,6 +172,7 @@ export const keys = {
   }),
   /** The tool's signing keys of the tenant: `next` (published), `current` (signs), `retired`. */
   ltiToolKey: (t: TenantContext, kid: string): Key => ({ pk: tp(t), sk: `LTIKEY#${kid}` }),
+  ltiToolKeyPrefix: 'LTIKEY#',
   /** Which tool key signs, which is published next, which retired keys stay published. */
   ltiKeyRing: (t: TenantContext): Key => ({ pk: tp(t), sk: 'LTIKEYRING' }),
   skillDomain: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `SKILLDOMAIN#${id}` }),
