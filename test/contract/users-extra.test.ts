@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { User } from '../../shared/domain/users/user.ts'
 import { insertUser } from '../../shared/store/users/users-store.ts'
-import { aUser } from '../helpers/builders.ts'
+import { aUser, minute } from '../helpers/builders.ts'
 import { user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
@@ -107,15 +107,8 @@ describe('Route: PATCH /api/v1/users/{id} (locale)', () => {
   it('changes only the locale when locale fr-CA is sent', async () => {
     // Prepare
     const t = await newTenant()
-    const u = await seed(
-      t,
-      aUser({
-        externalId: 'hr-7',
-        userType: 'partner',
-        role: 'instructor',
-        createdAt: '2026-03-01T10:00:00.000Z',
-      }),
-    )
+    // Stored at a past instant, so the PATCH's update time is later than the one it replaces.
+    const u = await seed(t, aUser({ externalId: 'hr-7', userType: 'partner', role: 'instructor' }))
     const before = (await t.api.get(`/api/v1/users/${u.id}`)).body.data
     expect(before.locale).toBe('en')
 
@@ -157,9 +150,9 @@ describe('Route: GET /api/v1/users (sort_order without sort_by)', () => {
     // Prepare
     const t = await newTenant()
     const [a, b, c] = [
-      await seed(t, aUser({ createdAt: '2026-03-01T10:00:00.000Z' })),
-      await seed(t, aUser({ createdAt: '2026-03-01T10:01:00.000Z' })),
-      await seed(t, aUser({ createdAt: '2026-03-01T10:02:00.000Z' })),
+      await seed(t, aUser({ createdAt: minute(0) })),
+      await seed(t, aUser({ createdAt: minute(1) })),
+      await seed(t, aUser({ createdAt: minute(2) })),
     ]
 
     // Act

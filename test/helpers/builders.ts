@@ -11,6 +11,12 @@ import type { User } from '../../shared/domain/users/user.ts'
 export const BUILT_AT = '2026-01-01T00:00:00.000Z'
 
 /**
+ * The instant `n` minutes after BUILT_AT: distinct, ordered times for data arranged through an
+ * `at` parameter, where a test would otherwise pause between calls.
+ */
+export const minute = (n: number): string => new Date(Date.parse(BUILT_AT) + n * 60_000).toISOString()
+
+/**
  * An active internal learner with no groups, roles or sign-in; `updatedAt` follows `createdAt`
  * unless given.
  *
@@ -74,4 +80,29 @@ export function anEnrollment(over: Partial<Enrollment> = {}, at = BUILT_AT): Enr
     quizAttempts: [],
     ...over,
   }
+}
+
+/**
+ * An enrollment finished at `at`: started and last active then, passed with a score, time spent
+ * and a certificate, so that the attributes a fresh enrollment leaves empty are all set.
+ *
+ * @example aCompletedEnrollment({ source: 'import' }, '2026-03-01T10:00:00.000Z')
+ */
+export function aCompletedEnrollment(over: Partial<Enrollment> = {}, at = BUILT_AT): Enrollment {
+  return anEnrollment(
+    {
+      status: 'completed',
+      completedAt: at,
+      startedAt: at,
+      lastActivityAt: at,
+      progressPercent: 100,
+      score: 92.5,
+      passFail: 'pass',
+      timeSpentSeconds: 600,
+      certificateId: 'cert-1',
+      certificateNumber: 'N-1',
+      ...over,
+    },
+    at,
+  )
 }

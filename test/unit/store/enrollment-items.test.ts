@@ -7,25 +7,15 @@ import {
   toPair,
 } from '../../../shared/store/enrollments/enrollment-items.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
-import { anEnrollment } from '../../helpers/builders.ts'
+import { aCompletedEnrollment, anEnrollment } from '../../helpers/builders.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
 
-const enrollment = anEnrollment(
+const enrollment = aCompletedEnrollment(
   {
     id: 'e-1',
-    status: 'completed',
-    completedAt: at,
-    startedAt: at,
-    progressPercent: 100,
-    score: 92.5,
-    passFail: 'pass',
-    certificateId: 'cert-1',
-    certificateNumber: 'N-1',
     language: 'fr',
-    timeSpentSeconds: 600,
-    lastActivityAt: at,
     modules: {
       'm-1': {
         status: 'completed',
