@@ -263,11 +263,10 @@ describe('Route: GET /api/v1/courses', () => {
     }
   })
 
-  it('lists courses created over HTTP newest first', async () => {
+  it('lists a course created over HTTP before one created earlier', async () => {
     // Prepare
     const t = await newTenant()
-    const first = await makeCourse(t)
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    const first = await courseAt(t, '2025-01-01T00:00:00.000Z')
     const second = await makeCourse(t)
 
     // Act
@@ -497,13 +496,14 @@ describe('Route: PATCH /api/v1/courses/{id}', () => {
   it('changes only the fields sent and returns the course', async () => {
     // Prepare
     const t = await newTenant()
-    const created = await makeCourse(t, {
-      title: 'Before',
-      description: 'Kept',
-      short_description: 'Kept too',
-      estimated_minutes: 10,
-    })
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Created at a past instant, so the PATCH's update time is later than the one it replaces.
+    const { id } = await createCourseInStore(
+      t.tenant,
+      { title: 'Before', description: 'Kept', short_description: 'Kept too', estimated_minutes: 10 },
+      {},
+      '2025-01-01T00:00:00.000Z',
+    )
+    const created = (await t.api.get(`/api/v1/courses/${id}`)).body.data
 
     // Act
     const reply = await t.api.patch(`/api/v1/courses/${created.id}`, { title: 'After' })

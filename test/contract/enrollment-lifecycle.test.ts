@@ -13,18 +13,12 @@ import { denyEnrollment } from '../../shared/services/enrollments/enrollment-lif
 import { getCourse } from '../../shared/store/courses/courses-store.ts'
 import { listOutboxEvents, listOutboxNotifications } from '../../shared/store/outbox/outbox-store.ts'
 import { lms } from '../helpers/cli.ts'
-import { course, user } from '../helpers/learning.ts'
+import { course, enroll, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 import { sleep } from '../helpers/until.ts'
 
 const DAY = 86_400_000
 const inDays = (n: number) => new Date(Date.now() + n * DAY).toISOString()
-
-async function enroll(t: TestTenant, userId: string, courseId: string) {
-  const r = await t.api.post('/api/v1/enrollments', { user_id: userId, course_id: courseId })
-  expect(r.status).toBe(201)
-  return r.body.data as { id: string; status: string }
-}
 
 const status = async (t: TestTenant, id: string) =>
   (await t.api.get(`/api/v1/enrollments/${id}`)).body.data.status as string

@@ -1,40 +1,18 @@
 /**
  * The enrollment routes other than creation: list (filters, sorts, paging), get, PATCH due date,
  * DELETE (unenroll), progress, and the course-scoped listing. Learner activity, imports and the
- * learner app's enrollments have no API route: they are prepared through the services.
+ * learner app's enrollments have no API route: they are prepared through the services, and so are
+ * enrollments whose order a test asserts, made at the instants it names.
  */
 import { randomUUID } from 'node:crypto'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { createEnrollment } from '../../shared/services/enrollments/enrollments-service.ts'
 import { createGroup } from '../../shared/services/groups/groups-service.ts'
 import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
 import { listOutboxEvents } from '../../shared/store/outbox/outbox-store.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
-import { user, course } from '../helpers/learning.ts'
-
-interface EnrollmentView {
-  id: string
-  user_id: string
-  course_id: string
-  status: string
-  due_date: string | null
-  completed_at: string | null
-  created_at: string
-  enrolled_at: string
-}
-
-/** Enrolls over the API; a short pause keeps enrolled_at distinct between calls. */
-async function enroll(t: TestTenant, userId: string, courseId: string, dueDate?: string) {
-  const r = await t.api.post('/api/v1/enrollments', {
-    user_id: userId,
-    course_id: courseId,
-    ...(dueDate ? { due_date: dueDate } : {}),
-  })
-  expect(r.status).toBe(201)
-  await sleep(5)
-  return r.body.data as EnrollmentView
-}
+import { minute } from '../helpers/builders.ts'
+import { course, enroll, enrollAt, user, type EnrollmentView } from '../helpers/learning.ts'
 
 async function imported(t: TestTenant, userId: string, courseId: string, completedAt: string) {
   const e = await importCompletion(t.tenant, { userId, courseId, completedAt })
@@ -53,9 +31,13 @@ describe('Route: GET /api/v1/enrollments', () => {
     const t = await newTenant()
     const u = await user(t)
     const [c1, c2, c3] = [await course(t), await course(t), await course(t)]
-    const e1 = await enroll(t, u.id, c1.id)
-    const e2 = await enroll(t, u.id, c2.id, '2027-01-01T00:00:00Z')
-    const e3 = await enroll(t, u.id, c3.id)
+    const e1 = await enrollAt(t, minute(0), { user_id: u.id, course_id: c1.id })
+    const e2 = await enrollAt(t, minute(1), {
+      user_id: u.id,
+      course_id: c2.id,
+      due_date: '2027-01-01T00:00:00Z',
+    })
+    const e3 = await enrollAt(t, minute(2), { user_id: u.id, course_id: c3.id })
 
     // Act
     const reply = await t.api.get('/api/v1/enrollments')
@@ -133,10 +115,10 @@ describe('Route: GET /api/v1/enrollments', () => {
       200,
     )
     const empty = (await t.api.post('/api/v1/groups', { name: 'Nobody' })).body.data
-    const a1 = await enroll(t, a.id, k1.id)
-    const a2 = await enroll(t, a.id, k2.id)
-    const b1 = await enroll(t, b.id, k1.id)
-    await enroll(t, c.id, k1.id)
+    const a1 = await enrollAt(t, minute(0), { user_id: a.id, course_id: k1.id })
+    const a2 = await enrollAt(t, minute(1), { user_id: a.id, course_id: k2.id })
+    const b1 = await enrollAt(t, minute(2), { user_id: b.id, course_id: k1.id })
+    await enrollAt(t, minute(3), { user_id: c.id, course_id: k1.id })
 
     // Act
     const byGroup = await t.api.get(`/api/v1/enrollments?group_id=${group.id}`)
@@ -183,10 +165,10 @@ describe('Route: GET /api/v1/enrollments', () => {
     const u = await user(t)
     const other = await user(t)
     const cs = await Promise.all(Array.from({ length: 4 }, () => course(t)))
-    const jan = await enroll(t, u.id, cs[0]?.id ?? '', '2027-01-01T00:00:00Z')
-    const mar = await enroll(t, u.id, cs[1]?.id ?? '', '2027-03-01T00:00:00Z')
+    const jan = await enroll(t, u.id, cs[0]?.id ?? '', { due_date: '2027-01-01T00:00:00Z' })
+    const mar = await enroll(t, u.id, cs[1]?.id ?? '', { due_date: '2027-03-01T00:00:00Z' })
     await enroll(t, u.id, cs[2]?.id ?? '')
-    const old = await enroll(t, other.id, cs[3]?.id ?? '', '2026-06-30T00:00:00Z')
+    const old = await enroll(t, other.id, cs[3]?.id ?? '', { due_date: '2026-06-30T00:00:00Z' })
     const q = async (query: string) => {
       const r = await t.api.get(`/api/v1/enrollments?${query}`)
       expect(r.status).toBe(200)
@@ -216,9 +198,9 @@ describe('Route: GET /api/v1/enrollments', () => {
     const t = await newTenant()
     const [a, b, c] = [await user(t), await user(t), await user(t)]
     const k = await course(t)
-    const first = await enroll(t, a.id, k.id)
-    const second = await enroll(t, b.id, k.id)
-    const third = await enroll(t, c.id, k.id)
+    const first = await enrollAt(t, minute(0), { user_id: a.id, course_id: k.id })
+    const second = await enrollAt(t, minute(1), { user_id: b.id, course_id: k.id })
+    const third = await enrollAt(t, minute(2), { user_id: c.id, course_id: k.id })
 
     // Act
     const tenantWide = await t.api.get(`/api/v1/enrollments?created_after=${second.created_at}`)
@@ -245,9 +227,17 @@ describe('Route: GET /api/v1/enrollments', () => {
     expect(
       (await t.api.patch(`/api/v1/enrollments/${i2.id}`, { due_date: '2021-06-30T00:00:00Z' })).status,
     ).toBe(200)
-    const n1 = await enroll(t, u.id, cs[2]?.id ?? '', '2027-03-01T00:00:00Z')
-    const n2 = await enroll(t, u.id, cs[3]?.id ?? '')
-    const n3 = await enroll(t, u.id, cs[4]?.id ?? '', '2027-01-01T00:00:00Z')
+    const n1 = await enrollAt(t, minute(0), {
+      user_id: u.id,
+      course_id: cs[2]?.id ?? '',
+      due_date: '2027-03-01T00:00:00Z',
+    })
+    const n2 = await enrollAt(t, minute(1), { user_id: u.id, course_id: cs[3]?.id ?? '' })
+    const n3 = await enrollAt(t, minute(2), {
+      user_id: u.id,
+      course_id: cs[4]?.id ?? '',
+      due_date: '2027-01-01T00:00:00Z',
+    })
     const sorted = async (query: string) => {
       const [tenantWide, forUser] = await Promise.all([
         t.api.get(`/api/v1/enrollments?${query}`),
@@ -284,7 +274,8 @@ describe('Route: GET /api/v1/enrollments', () => {
     const t = await newTenant()
     const k = await course(t)
     const made: EnrollmentView[] = []
-    for (let i = 0; i < 5; i++) made.push(await enroll(t, (await user(t)).id, k.id))
+    for (let i = 0; i < 5; i++)
+      made.push(await enrollAt(t, minute(i), { user_id: (await user(t)).id, course_id: k.id }))
     const newestFirst = made.map((e) => e.id).reverse()
 
     // Act
@@ -357,7 +348,7 @@ describe('Route: GET /api/v1/enrollments/{id}', () => {
     const t = await newTenant()
     const u = await user(t)
     const k = await course(t)
-    const e = await enroll(t, u.id, k.id, '2027-05-05T00:00:00Z')
+    const e = await enroll(t, u.id, k.id, { due_date: '2027-05-05T00:00:00Z' })
 
     // Act
     const reply = await t.api.get(`/api/v1/enrollments/${e.id}`)
@@ -437,7 +428,7 @@ describe('Route: PATCH /api/v1/enrollments/{id}', () => {
   it('removes the due date with null', async () => {
     // Prepare
     const t = await newTenant()
-    const e = await enroll(t, (await user(t)).id, (await course(t)).id, '2027-01-01T00:00:00Z')
+    const e = await enroll(t, (await user(t)).id, (await course(t)).id, { due_date: '2027-01-01T00:00:00Z' })
 
     // Act
     const reply = await t.api.patch(`/api/v1/enrollments/${e.id}`, { due_date: null })
@@ -451,7 +442,7 @@ describe('Route: PATCH /api/v1/enrollments/{id}', () => {
   it('answers 400 naming due_date when it is invalid or missing, and changes nothing', async () => {
     // Prepare
     const t = await newTenant()
-    const e = await enroll(t, (await user(t)).id, (await course(t)).id, '2027-01-01T00:00:00Z')
+    const e = await enroll(t, (await user(t)).id, (await course(t)).id, { due_date: '2027-01-01T00:00:00Z' })
 
     // Act
     const replies = [
@@ -736,9 +727,9 @@ describe('Route: GET /api/v1/courses/{id}/enrollments', () => {
     const t = await newTenant()
     const [a, b, c] = [await user(t), await user(t), await user(t)]
     const [k, other] = [await course(t), await course(t)]
-    const ea = await enroll(t, a.id, k.id)
-    const eb = await enroll(t, b.id, k.id)
-    const ec = await enroll(t, c.id, k.id)
+    const ea = await enrollAt(t, minute(0), { user_id: a.id, course_id: k.id })
+    const eb = await enrollAt(t, minute(1), { user_id: b.id, course_id: k.id })
+    const ec = await enrollAt(t, minute(2), { user_id: c.id, course_id: k.id })
     await enroll(t, a.id, other.id)
     expect((await t.api.delete(`/api/v1/enrollments/${eb.id}`)).status).toBe(204)
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createGroup as createGroupInStore } from '../../shared/services/groups/groups-service.ts'
 import { call, client } from '../helpers/http.ts'
+import { userId } from '../helpers/learning.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
@@ -12,14 +13,8 @@ async function makeGroup(t: TestTenant, body: Record<string, unknown> = {}): Pro
   return reply.body.data.id as string
 }
 
-async function makeUser(t: TestTenant, overrides: Record<string, unknown> = {}): Promise<string> {
-  const reply = await t.api.post('/api/v1/users', userBody(overrides))
-  expect(reply.status).toBe(201)
-  return reply.body.data.id as string
-}
-
 async function makeUsers(t: TestTenant, n: number): Promise<string[]> {
-  return Promise.all(Array.from({ length: n }, () => makeUser(t)))
+  return Promise.all(Array.from({ length: n }, () => userId(t)))
 }
 
 function expectError(reply: { status: number; body: unknown }, status: number) {
@@ -549,7 +544,7 @@ describe('Route: POST /api/v1/groups/{id}/members', () => {
     const created = await a.api.post('/api/v1/users', userBody({ is_active: false }))
     const inactive = created.body.data.id
     expect((await a.api.delete(`/api/v1/users/${deactivated}`)).status).toBe(204)
-    const foreign = await makeUser(b)
+    const foreign = await userId(b)
 
     // Act
     const reply = await a.api.post(`/api/v1/groups/${id}/members`, {
@@ -749,17 +744,17 @@ describe('Route: GET /api/v1/groups/{id}/members', () => {
     // Prepare
     const t = await newTenant()
     const id = await makeGroup(t)
-    const grace = await makeUser(t, {
+    const grace = await userId(t, {
       first_name: 'Grace',
       last_name: 'Hopper',
       email: 'admiral@navy.example',
     })
-    const alan = await makeUser(t, {
+    const alan = await userId(t, {
       first_name: 'Alan',
       last_name: 'Turing',
       email: 'alan@bletchley.example',
     })
-    const outsider = await makeUser(t, { first_name: 'Grace', last_name: 'Outsider' })
+    const outsider = await userId(t, { first_name: 'Grace', last_name: 'Outsider' })
     await t.api.post(`/api/v1/groups/${id}/members`, { user_ids: [grace, alan] })
 
     // Act

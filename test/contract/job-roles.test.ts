@@ -5,13 +5,8 @@ import { updateSkill } from '../../shared/services/skills/skills-service.ts'
 import { lms } from '../helpers/cli.ts'
 import { untilAllRelayed } from '../helpers/outbox.ts'
 import { makeDomain, makeSkill, put } from '../helpers/skills.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-
-async function makeUser(t: TestTenant): Promise<string> {
-  const reply = await t.api.post('/api/v1/users', userBody())
-  expect(reply.status).toBe(201)
-  return reply.body.data.id as string
-}
+import { userId } from '../helpers/learning.ts'
+import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 async function makeRole(t: TestTenant, body: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const reply = await t.api.post('/api/v1/job-roles', { name: `Role ${randomUUID()}`, ...body })
@@ -189,7 +184,7 @@ describe('Holder count', () => {
   it('counts a person once whatever the number of sources, and drops when the last source goes', async () => {
     const t = await newTenant()
     const role = await makeRole(t)
-    const user = await makeUser(t)
+    const user = await userId(t)
     const count = async () => (await t.api.get(`/api/v1/job-roles/${role.id}`)).body.data.holder_count
 
     await assignRole(t.tenant, user, role.id as string, 'manual')
@@ -206,7 +201,7 @@ describe('Holder count', () => {
   it('stays exact when many sources race', async () => {
     const t = await newTenant()
     const role = await makeRole(t)
-    const users = await Promise.all([makeUser(t), makeUser(t), makeUser(t)])
+    const users = await Promise.all([userId(t), userId(t), userId(t)])
     await Promise.all(
       users.flatMap((u) =>
         (['manual', 'profile', 'import'] as const).map((s) => assignRole(t.tenant, u, role.id as string, s)),
@@ -221,7 +216,7 @@ describe('Holder count and erasure', () => {
     const t = await newTenant()
     const role = await makeRole(t)
     const other = await makeRole(t)
-    const [erased, kept] = await Promise.all([makeUser(t), makeUser(t)])
+    const [erased, kept] = await Promise.all([userId(t), userId(t)])
     await assignRole(t.tenant, erased, role.id as string, 'manual')
     await assignRole(t.tenant, erased, role.id as string, 'profile')
     await assignRole(t.tenant, erased, other.id as string, 'import')
@@ -258,7 +253,7 @@ describe('Holder count and erasure', () => {
 describe('Route: PUT /api/v1/users/{id}/job-roles', () => {
   it('replaces only imported roles, reports added and removed, and lists every role with its sources', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const manual = await makeRole(t, { name: 'M' })
     const profile = await makeRole(t, { name: 'P' })
     const one = await makeRole(t, { name: 'I1' })
@@ -283,7 +278,7 @@ describe('Route: PUT /api/v1/users/{id}/job-roles', () => {
 
   it('fires job_role.assigned for each newly held role only (not for a role held already, nor for CSV or profile)', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const held = await makeRole(t)
     const fresh = await makeRole(t)
     const viaProfile = await makeRole(t)
@@ -307,7 +302,7 @@ describe('Route: PUT /api/v1/users/{id}/job-roles', () => {
 
   it('refuses more than 50 ids, an unknown or inactive role, and an unknown user; nothing changes', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const role = await makeRole(t)
     const off = await makeRole(t)
     await t.api.patch(`/api/v1/job-roles/${off.id}`, { is_active: false })
@@ -323,7 +318,7 @@ describe('Route: PUT /api/v1/users/{id}/job-roles', () => {
 
   it('needs the write scope', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const readOnly = await t.key(['read'])
     expectError(await put(t, `/api/v1/users/${user}/job-roles`, { job_role_ids: [] }, readOnly), 403)
     expectError(await t.api.withKey(readOnly).post('/api/v1/job-roles', { name: 'X' }), 403)
@@ -365,7 +360,7 @@ describe('CLI: job roles', () => {
 
   it('creates a role managed by imported content and assigns it by source', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const created = await lms(
       'job-role',
       'create',

@@ -10,13 +10,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { listOutboxEvents } from '../../shared/store/outbox/outbox-store.ts'
 import { lms } from '../helpers/cli.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-
-async function user(t: TestTenant) {
-  const r = await t.api.post('/api/v1/users', userBody())
-  expect(r.status).toBe(201)
-  return r.body.data as { id: string; email: string }
-}
+import { enroll, user } from '../helpers/learning.ts'
+import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 async function course(
   t: TestTenant,
@@ -34,12 +29,6 @@ async function course(
   }
   if (publish) expect((await t.api.patch(`/api/v1/courses/${id}`, { status: 'published' })).status).toBe(200)
   return { id, title: r.body.data.title as string, modules: added }
-}
-
-async function enroll(t: TestTenant, userId: string, courseId: string) {
-  const r = await t.api.post('/api/v1/enrollments', { user_id: userId, course_id: courseId })
-  expect(r.status).toBe(201)
-  return r.body.data as { id: string }
 }
 
 /** `lms learner <command> --tenant <slug> --enrollment <id> --module <id> ...` */

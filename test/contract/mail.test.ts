@@ -10,8 +10,8 @@ import { updateTenant } from '../../shared/services/tenants/tenants-service.ts'
 import { listOutboxNotifications } from '../../shared/store/outbox/outbox-store.ts'
 import { lms } from '../helpers/cli.ts'
 import { call } from '../helpers/http.ts'
-import { course, user } from '../helpers/learning.ts'
-import { newTenant, type TestTenant } from '../helpers/tenants.ts'
+import { course, enroll, user } from '../helpers/learning.ts'
+import { newTenant } from '../helpers/tenants.ts'
 import { until } from '../helpers/until.ts'
 
 interface ListedMail {
@@ -36,12 +36,6 @@ const mailsFor = (count: number, ...filters: string[]) =>
     () => mailList(...filters),
     (l) => l.length >= count,
   )
-
-async function enroll(t: TestTenant, userId: string, courseId: string) {
-  const r = await t.api.post('/api/v1/enrollments', { user_id: userId, course_id: courseId })
-  expect(r.status).toBe(201)
-  return r.body.data as { id: string }
-}
 
 describe('Notifications: e-mail through the worker and the local sink', () => {
   it('sends the enrollment confirmation to the learner, in English or in French by the learner’s locale', async () => {

@@ -5,20 +5,15 @@ import { claimLevel, updateSkill } from '../../shared/services/skills/skills-ser
 import { lms } from '../helpers/cli.ts'
 import { untilAllRelayed } from '../helpers/outbox.ts'
 import { hold, makeDomain, makeSkill } from '../helpers/skills.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-
-async function makeUser(t: TestTenant): Promise<string> {
-  const reply = await t.api.post('/api/v1/users', userBody())
-  expect(reply.status).toBe(201)
-  return reply.body.data.id as string
-}
+import { userId } from '../helpers/learning.ts'
+import { newTenant } from '../helpers/tenants.ts'
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
 
 describe('Route: GET /api/v1/users/{id}/skills', () => {
   it('compares held levels with what the person’s roles require, most urgent first, with a summary', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const d = await makeDomain(t.tenant, 'Safety', 'Sécurité')
     const gap2 = await makeSkill(t.tenant, d.id, 'Gap two')
     const gap1 = await makeSkill(t.tenant, d.id, 'Gap one')
@@ -83,7 +78,7 @@ describe('Route: GET /api/v1/users/{id}/skills', () => {
 
   it('answers requirements none without roles, and names skills in French with locale fr-CA', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const d = await makeDomain(t.tenant, 'Safety', 'Sécurité')
     const s = await makeSkill(t.tenant, d.id, 'First aid', { nameFr: 'Premiers soins' })
     await hold(t.tenant, user, s.id, 'awareness')
@@ -98,7 +93,7 @@ describe('Route: GET /api/v1/users/{id}/skills', () => {
 
   it('flags a level that expires within 30 days, treats an expired one as not held, and shows a pending claim', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const d = await makeDomain(t.tenant)
     const soon = await makeSkill(t.tenant, d.id, 'Soon')
     const past = await makeSkill(t.tenant, d.id, 'Past')
@@ -129,7 +124,7 @@ describe('Route: GET /api/v1/users/{id}/skills', () => {
 
   it('hides a deactivated skill and the requirement on it', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const d = await makeDomain(t.tenant)
     const s = await makeSkill(t.tenant, d.id, 'Going')
     const role = await createJobRole(t.tenant, {
@@ -146,7 +141,7 @@ describe('Route: GET /api/v1/users/{id}/skills', () => {
     const t = await newTenant()
     expect((await t.api.get(`/api/v1/users/${randomUUID()}/skills`)).status).toBe(404)
     const other = await newTenant()
-    const stranger = await makeUser(other)
+    const stranger = await userId(other)
     expect((await t.api.get(`/api/v1/users/${stranger}/skills`)).status).toBe(404)
   })
 })
@@ -154,7 +149,7 @@ describe('Route: GET /api/v1/users/{id}/skills', () => {
 describe('Event: skill.attained', () => {
   it('fires when a held level rises, not when it is set by hand, stays or drops', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const d = await makeDomain(t.tenant)
     const s = await makeSkill(t.tenant, d.id, 'Welding')
     const set = (level: string, source: string, extra: string[] = []) =>
@@ -202,7 +197,7 @@ describe('Event: skill.attained', () => {
 
   it('records a claim without changing the held level (CLI)', async () => {
     const t = await newTenant()
-    const user = await makeUser(t)
+    const user = await userId(t)
     const d = await makeDomain(t.tenant)
     const s = await makeSkill(t.tenant, d.id, 'Claims')
     const claim = await lms(

@@ -7,17 +7,11 @@
 import { describe, expect, it } from 'vitest'
 import { configureCourse } from '../../shared/services/courses/courses-service.ts'
 import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
-import { course, user } from '../helpers/learning.ts'
+import { course, enroll, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 const DAY = 86_400_000
 const iso = (ms: number) => new Date(ms).toISOString()
-
-async function enroll(t: TestTenant, userId: string, courseId: string): Promise<string> {
-  const r = await t.api.post('/api/v1/enrollments', { user_id: userId, course_id: courseId })
-  expect(r.status).toBe(201)
-  return r.body.data.id as string
-}
 
 async function listed(t: TestTenant, path: string) {
   const r = await t.api.get(path)
@@ -60,7 +54,7 @@ describe('The completions and compliance reports of one course', () => {
     for (const ago of [2, 200]) {
       const u = await user(t)
       learners.push(u.id)
-      const e = await enroll(t, u.id, c.id)
+      const e = (await enroll(t, u.id, c.id)).id
       await recordActivity(t.tenant, e, {
         moduleId: c.modules[0]?.id ?? '',
         kind: 'complete',
@@ -72,7 +66,8 @@ describe('The completions and compliance reports of one course', () => {
     await enroll(t, waiting.id, c.id)
     const leaving = await user(t)
     learners.push(leaving.id)
-    expect((await t.api.delete(`/api/v1/enrollments/${await enroll(t, leaving.id, c.id)}`)).status).toBe(204)
+    const left = await enroll(t, leaving.id, c.id)
+    expect((await t.api.delete(`/api/v1/enrollments/${left.id}`)).status).toBe(204)
     const g = await t.api.post('/api/v1/groups', { name: 'All learners' })
     expect(
       (await t.api.post(`/api/v1/groups/${g.body.data.id}/members`, { user_ids: learners })).status,

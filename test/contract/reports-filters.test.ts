@@ -6,18 +6,12 @@
 import { describe, expect, it } from 'vitest'
 import { configureCourse } from '../../shared/services/courses/courses-service.ts'
 import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
-import { course, user } from '../helpers/learning.ts'
+import { course, enroll, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 const DAY = 86_400_000
 const HOUR = 3_600_000
 const iso = (ms: number) => new Date(ms).toISOString()
-
-async function enroll(t: TestTenant, userId: string, courseId: string) {
-  const r = await t.api.post('/api/v1/enrollments', { user_id: userId, course_id: courseId })
-  expect(r.status).toBe(201)
-  return r.body.data as { id: string }
-}
 
 async function listed(t: TestTenant, path: string) {
   const r = await t.api.get(path)

@@ -11,19 +11,12 @@ import {
   recordActivity,
 } from '../../shared/services/enrollments/learner-service.ts'
 import { deactivateUser, recordLogin } from '../../shared/services/users/users-service.ts'
-import { course, user } from '../helpers/learning.ts'
+import { course, enroll, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 const DAY = 86_400_000
 const iso = (ms: number) => new Date(ms).toISOString()
 const plus = (at: string, ms: number) => iso(Date.parse(at) + ms)
-
-async function enroll(t: TestTenant, userId: string, courseId: string) {
-  const r = await t.api.post('/api/v1/enrollments', { user_id: userId, course_id: courseId })
-  expect(r.status).toBe(201)
-  const full = await t.api.get(`/api/v1/enrollments/${r.body.data.id}`)
-  return full.body.data as { id: string; enrolled_at: string; status: string }
-}
 
 async function group(t: TestTenant, userIds: string[]) {
   const g = await t.api.post('/api/v1/groups', { name: `G ${Math.random()}` })

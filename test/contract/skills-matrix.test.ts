@@ -4,13 +4,8 @@ import { assignRole, createJobRole } from '../../shared/services/skills/job-role
 import { updateTenant } from '../../shared/services/tenants/tenants-service.ts'
 import { lms } from '../helpers/cli.ts'
 import { hold, makeDomain, makeSkill } from '../helpers/skills.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-
-async function makeUser(t: TestTenant, first: string, last: string): Promise<string> {
-  const reply = await t.api.post('/api/v1/users', userBody({ first_name: first, last_name: last }))
-  expect(reply.status).toBe(201)
-  return reply.body.data.id as string
-}
+import { userId } from '../helpers/learning.ts'
+import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 /** A Growth tenant with skills planning switched on. */
 async function planningTenant(): Promise<TestTenant> {
@@ -47,8 +42,8 @@ describe('Route: GET /api/v1/skills/matrix (entitlement and switch)', () => {
 describe('Route: GET /api/v1/skills/matrix', () => {
   it('gives one row per person with cells in column order, and the columns in meta', async () => {
     const t = await planningTenant()
-    const ada = await makeUser(t, 'Ada', 'Alpha')
-    const bob = await makeUser(t, 'Bob', 'Bravo')
+    const ada = await userId(t, { first_name: 'Ada', last_name: 'Alpha' })
+    const bob = await userId(t, { first_name: 'Bob', last_name: 'Bravo' })
     const d = await makeDomain(t.tenant, 'Ops', 'Opé')
     const a = await makeSkill(t.tenant, d.id, 'Anchoring', { critical: true, nameFr: 'Ancrage' })
     const b = await makeSkill(t.tenant, d.id, 'Bracing')
@@ -119,10 +114,10 @@ describe('Route: GET /api/v1/skills/matrix', () => {
 
   it('lists active people only, by last name ignoring case, with the total of active people, page by page', async () => {
     const t = await planningTenant()
-    const zed = await makeUser(t, 'Zoe', 'zed')
-    await makeUser(t, 'Al', 'Young')
-    const gone = await makeUser(t, 'Gus', 'Xavier')
-    await makeUser(t, 'Ed', 'Ward')
+    const zed = await userId(t, { first_name: 'Zoe', last_name: 'zed' })
+    await userId(t, { first_name: 'Al', last_name: 'Young' })
+    const gone = await userId(t, { first_name: 'Gus', last_name: 'Xavier' })
+    await userId(t, { first_name: 'Ed', last_name: 'Ward' })
     expect((await t.api.delete(`/api/v1/users/${gone}`)).status).toBe(204)
 
     const first = await t.api.get('/api/v1/skills/matrix?per_page=2')
@@ -137,10 +132,10 @@ describe('Route: GET /api/v1/skills/matrix', () => {
   it('filters people by group, role and name, accepting comma lists and repeated parameters', async () => {
     const t = await planningTenant()
     const ids = {
-      a: await makeUser(t, 'Ann', 'Archer'),
-      b: await makeUser(t, 'Ben', 'Baker'),
-      c: await makeUser(t, 'Cid', 'Carter'),
-      d: await makeUser(t, 'Dee', 'Dunn'),
+      a: await userId(t, { first_name: 'Ann', last_name: 'Archer' }),
+      b: await userId(t, { first_name: 'Ben', last_name: 'Baker' }),
+      c: await userId(t, { first_name: 'Cid', last_name: 'Carter' }),
+      d: await userId(t, { first_name: 'Dee', last_name: 'Dunn' }),
     }
     const g1 = await createGroup(t.tenant, { name: 'G1' })
     const g2 = await createGroup(t.tenant, { name: 'G2' })
@@ -215,10 +210,10 @@ describe('Route: GET /api/v1/skills/matrix', () => {
 
   it('keeps people with at least one cell in the statuses asked, and pages them', async () => {
     const t = await planningTenant()
-    const low = await makeUser(t, 'L', 'Low')
-    const fine = await makeUser(t, 'F', 'Fine')
-    const unassessed = await makeUser(t, 'U', 'Unassessed')
-    await makeUser(t, 'N', 'Nobody')
+    const low = await userId(t, { first_name: 'L', last_name: 'Low' })
+    const fine = await userId(t, { first_name: 'F', last_name: 'Fine' })
+    const unassessed = await userId(t, { first_name: 'U', last_name: 'Unassessed' })
+    await userId(t, { first_name: 'N', last_name: 'Nobody' })
     const d = await makeDomain(t.tenant)
     const s = await makeSkill(t.tenant, d.id, 'S')
     const role = await createJobRole(t.tenant, {
@@ -245,7 +240,7 @@ describe('Route: GET /api/v1/skills/matrix', () => {
 
   it('writes every pull to the audit log with its filters and row count, never content', async () => {
     const t = await planningTenant()
-    await makeUser(t, 'Secret', 'Person')
+    await userId(t, { first_name: 'Secret', last_name: 'Person' })
     const d = await makeDomain(t.tenant)
     await t.api.get(`/api/v1/skills/matrix?domain_id=${d.id}&search=Secret`)
     await t.api.get('/api/v1/skills/matrix?status=meets')

@@ -4,10 +4,10 @@
  * activity and imports have no API route: they are prepared through the services.
  */
 import { randomUUID } from 'node:crypto'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { configureCourse } from '../../shared/services/courses/courses-service.ts'
 import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { enroll, enrollAt } from '../helpers/learning.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 
 const THIS_YEAR = new Date().getUTCFullYear()
@@ -27,17 +27,6 @@ async function course(t: TestTenant, title: string, modules: readonly string[] =
   return { id, moduleIds }
 }
 
-async function enroll(t: TestTenant, userId: string, courseId: string, dueDate?: string) {
-  const r = await t.api.post('/api/v1/enrollments', {
-    user_id: userId,
-    course_id: courseId,
-    ...(dueDate ? { due_date: dueDate } : {}),
-  })
-  expect(r.status).toBe(201)
-  await sleep(5)
-  return r.body.data as { id: string }
-}
-
 const TITLES = {
   certified: 'Safety, "Level 1" — été',
   imported: 'First Aid',
@@ -47,7 +36,8 @@ const TITLES = {
 
 /**
  * One learner with four courses: completed natively with a certificate (last year), imported
- * (2019), active with progress and a due date, and dropped (the last two enrolled this year).
+ * (2019), active with progress and a due date, and dropped (the last two enrolled early this year,
+ * a day apart).
  */
 async function learnerWithHistory() {
   const t = await newTenant()
@@ -79,14 +69,18 @@ async function learnerWithHistory() {
     completedAt: '2019-05-04T10:00:00.000Z',
     score: 88,
   })
-  const a = await enroll(t, u.id, active.id, '2027-01-01T00:00:00Z')
+  const a = await enrollAt(t, `${THIS_YEAR}-01-02T08:00:00.000Z`, {
+    user_id: u.id,
+    course_id: active.id,
+    due_date: '2027-01-01T00:00:00Z',
+  })
   await recordActivity(t.tenant, a.id, {
     moduleId: active.moduleIds[0] ?? '',
     kind: 'complete',
     timeSpentSeconds: 30,
     at: `${THIS_YEAR}-01-05T08:00:00.000Z`,
   })
-  const d = await enroll(t, u.id, dropped.id)
+  const d = await enrollAt(t, `${THIS_YEAR}-01-03T08:00:00.000Z`, { user_id: u.id, course_id: dropped.id })
   expect((await t.api.delete(`/api/v1/enrollments/${d.id}`)).status).toBe(204)
   const certificate = (await t.api.get(`/api/v1/enrollments/${c.id}`)).body.data.certificate_id as string
   return {

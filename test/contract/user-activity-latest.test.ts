@@ -7,17 +7,11 @@
 import { describe, expect, it } from 'vitest'
 import { importCompletion, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
 import { recordLogin } from '../../shared/services/users/users-service.ts'
-import { course, user } from '../helpers/learning.ts'
+import { course, enroll, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 const DAY = 86_400_000
 const iso = (ms: number) => new Date(ms).toISOString()
-
-async function enroll(t: TestTenant, userId: string, courseId: string): Promise<string> {
-  const r = await t.api.post('/api/v1/enrollments', { user_id: userId, course_id: courseId })
-  expect(r.status).toBe(201)
-  return r.body.data.id as string
-}
 
 interface Row {
   user_id: string
@@ -60,7 +54,7 @@ describe('GET /api/v1/reports/users/activity from the latest activity', () => {
       await user(t),
     ]
     // A start yesterday, then activity dated 40 days ago: the start moves out of the period.
-    const b = await enroll(t, backdated.id, c.id)
+    const b = (await enroll(t, backdated.id, c.id)).id
     await recordActivity(t.tenant, b, { moduleId, kind: 'start', at: iso(now - DAY) })
     await recordActivity(t.tenant, b, { moduleId, kind: 'progress', at: iso(now - 40 * DAY) })
     // A sign-in an hour ago, then one recorded as 45 days ago: the last sign-in is the older one.
@@ -73,11 +67,11 @@ describe('GET /api/v1/reports/users/activity from the latest activity', () => {
       completedAt: iso(now - 5 * DAY),
     })
     // Started two days ago, dropped and enrolled again: the new enrollment starts afresh.
-    const r1 = await enroll(t, replaced.id, c.id)
+    const r1 = (await enroll(t, replaced.id, c.id)).id
     await recordActivity(t.tenant, r1, { moduleId, kind: 'start', at: iso(now - 2 * DAY) })
     expect((await t.api.delete(`/api/v1/enrollments/${r1}`)).status).toBe(204)
-    expect(await enroll(t, replaced.id, c.id)).toBe(r1)
-    const s = await enroll(t, steady.id, c.id)
+    expect((await enroll(t, replaced.id, c.id)).id).toBe(r1)
+    const s = (await enroll(t, steady.id, c.id)).id
     await recordActivity(t.tenant, s, { moduleId, kind: 'start', at: iso(now - 10 * DAY) })
     await recordLogin(t.tenant, edge.id, iso(now - 29 * DAY))
     await recordLogin(t.tenant, outside.id, iso(now - 31 * DAY))
@@ -159,7 +153,7 @@ describe('GET /api/v1/reports/users/activity from the latest activity', () => {
     const c = await course(t, { modules: [{ title: 'V', module_type: 'video' }] })
     const [ahead, today] = [await user(t), await user(t)]
     const now = Date.now()
-    const e = await enroll(t, ahead.id, c.id)
+    const e = (await enroll(t, ahead.id, c.id)).id
     await recordActivity(t.tenant, e, { moduleId: c.modules[0]?.id ?? '', kind: 'start', at: iso(now + DAY) })
     await recordLogin(t.tenant, today.id, iso(now - 60_000))
 

@@ -1,43 +1,25 @@
-import { randomUUID } from 'node:crypto'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import type { User } from '../../shared/domain/users/user.ts'
 import { insertUser } from '../../shared/store/users/users-store.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
-
-async function createUser(t: TestTenant, body: Record<string, unknown>) {
-  const reply = await t.api.post('/api/v1/users', body)
-  expect(reply.status).toBe(201)
-  return reply.body.data
-}
+import { aUser, minute } from '../helpers/builders.ts'
+import { user } from '../helpers/learning.ts'
+import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 /**
- * A row written before the `author` role was retired: role `author` and no custom role. It goes
- * through the store's own insert, so its index attributes and the tenant's counters are what any
- * stored user has.
+ * Stores `user` through the store's own insert, so its index attributes and the tenant's counters
+ * are what any stored user has, and its times are the ones the test chose.
  */
-async function seedPreMigrationAuthor(t: TestTenant): Promise<User> {
-  const at = new Date().toISOString()
-  const user: User = {
-    id: randomUUID(),
-    email: `old-author-${randomUUID().slice(0, 8)}@example.com`,
-    firstName: 'Old',
-    lastName: 'Author',
-    role: 'author',
-    customRoleIds: [],
-    isActive: true,
-    userType: 'internal',
-    externalId: null,
-    customFields: {},
-    locale: 'en',
-    groupIds: [],
-    lastLoginAt: null,
-    createdAt: at,
-    updatedAt: at,
-  }
+async function seed(t: TestTenant, user: User): Promise<User> {
   await insertUser(t.tenant, { user, seatCap: null })
   return user
 }
+
+/** A row written before the `author` role was retired (so before any user created now): role `author`, no custom role. */
+const seedPreMigrationAuthor = (t: TestTenant) =>
+  seed(
+    t,
+    aUser({ firstName: 'Old', lastName: 'Author', role: 'author', createdAt: '2025-06-01T09:00:00.000Z' }),
+  )
 
 const ids = (reply: { body: { data: { id: string }[] } }) => reply.body.data.map((u) => u.id)
 
@@ -46,9 +28,8 @@ describe('Route: GET /api/v1/users (retired author role)', () => {
     // Prepare
     const t = await newTenant()
     const old = await seedPreMigrationAuthor(t)
-    await sleep(5)
-    const viaApi = await createUser(t, userBody({ role: 'author' }))
-    const plain = await createUser(t, userBody({ role: 'learner' }))
+    const viaApi = await user(t, { role: 'author' })
+    const plain = await user(t, { role: 'learner' })
 
     // Act
     const reply = await t.api.get('/api/v1/users?role=author&sort_order=asc')
@@ -66,9 +47,8 @@ describe('Route: GET /api/v1/users (retired author role)', () => {
     // Prepare
     const t = await newTenant()
     const old = await seedPreMigrationAuthor(t)
-    await sleep(5)
-    const viaApi = await createUser(t, userBody({ role: 'author' }))
-    const plain = await createUser(t, userBody({ role: 'learner' }))
+    const viaApi = await user(t, { role: 'author' })
+    const plain = await user(t, { role: 'learner' })
 
     // Act
     const reply = await t.api.get('/api/v1/users?role=learner')
@@ -84,8 +64,7 @@ describe('Route: GET /api/v1/users (retired author role)', () => {
     // Prepare
     const t = await newTenant()
     const old = await seedPreMigrationAuthor(t)
-    await sleep(5)
-    const plain = await createUser(t, userBody())
+    const plain = await user(t)
 
     // Act
     const reply = await t.api.get('/api/v1/users')
@@ -128,10 +107,10 @@ describe('Route: PATCH /api/v1/users/{id} (locale)', () => {
   it('changes only the locale when locale fr-CA is sent', async () => {
     // Prepare
     const t = await newTenant()
-    const u = await createUser(t, userBody({ external_id: 'hr-7', user_type: 'partner', role: 'instructor' }))
+    // Stored at a past instant, so the PATCH's update time is later than the one it replaces.
+    const u = await seed(t, aUser({ externalId: 'hr-7', userType: 'partner', role: 'instructor' }))
     const before = (await t.api.get(`/api/v1/users/${u.id}`)).body.data
     expect(before.locale).toBe('en')
-    await sleep(5)
 
     // Act
     const reply = await t.api.patch(`/api/v1/users/${u.id}`, { locale: 'fr-CA' })
@@ -150,7 +129,7 @@ describe('Route: PATCH /api/v1/users/{id} (locale)', () => {
     async (locale) => {
       // Prepare
       const t = await newTenant()
-      const u = await createUser(t, userBody({ locale: 'fr-CA' }))
+      const u = await user(t, { locale: 'fr-CA' })
       const before = (await t.api.get(`/api/v1/users/${u.id}`)).body.data
 
       // Act
@@ -170,13 +149,11 @@ describe('Route: GET /api/v1/users (sort_order without sort_by)', () => {
   it('sorts by created_at: oldest first with sort_order=asc, newest first by default', async () => {
     // Prepare
     const t = await newTenant()
-    const created = []
-    for (let i = 0; i < 3; i++) {
-      created.push(await createUser(t, userBody()))
-      await sleep(15)
-    }
-    const [a, b, c] = created
-    expect(a.created_at < b.created_at && b.created_at < c.created_at).toBe(true)
+    const [a, b, c] = [
+      await seed(t, aUser({ createdAt: minute(0) })),
+      await seed(t, aUser({ createdAt: minute(1) })),
+      await seed(t, aUser({ createdAt: minute(2) })),
+    ]
 
     // Act
     const asc = await t.api.get('/api/v1/users?sort_order=asc')
@@ -187,9 +164,9 @@ describe('Route: GET /api/v1/users (sort_order without sort_by)', () => {
     expect(asc.status).toBe(200)
     expect(ids(asc)).toEqual([a.id, b.id, c.id])
     expect(asc.body.data.map((u: { created_at: string }) => u.created_at)).toEqual([
-      a.created_at,
-      b.created_at,
-      c.created_at,
+      a.createdAt,
+      b.createdAt,
+      c.createdAt,
     ])
     expect(byDefault.status).toBe(200)
     expect(ids(byDefault)).toEqual([c.id, b.id, a.id])

@@ -7,14 +7,9 @@ import type { WebhookDelivery } from '../../shared/domain/webhooks/webhook.ts'
 import { createEndpoint, listDeliveries } from '../../shared/services/deliveries/webhooks-service.ts'
 import { lms } from '../helpers/cli.ts'
 import { startReceiver, type Received } from '../helpers/receiver.ts'
-import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
+import { user } from '../helpers/learning.ts'
+import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 import { until } from '../helpers/until.ts'
-
-async function createUser(t: TestTenant) {
-  const reply = await t.api.post('/api/v1/users', userBody())
-  expect(reply.status).toBe(201)
-  return reply.body.data as { id: string; email: string }
-}
 
 function deliveredOf(t: TestTenant, n: number): Promise<WebhookDelivery[]> {
   return until(
@@ -35,7 +30,7 @@ describe('Webhooks: the deliveries view', () => {
     const t = await newTenant()
     const r = await startReceiver()
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created', 'user.deactivated'])
-    const u = await createUser(t)
+    const u = await user(t)
     expect((await t.api.delete(`/api/v1/users/${u.id}`)).status).toBe(204)
     const all = await deliveredOf(t, 2)
     expect(all.map((d) => d.event).sort()).toEqual(['user.created', 'user.deactivated'])
@@ -67,7 +62,7 @@ describe('Webhooks: user lifecycle events', () => {
     const t = await newTenant()
     const r = await startReceiver()
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.deactivated', 'user.reactivated'])
-    const u = await createUser(t)
+    const u = await user(t)
 
     // Act
     expect((await t.api.delete(`/api/v1/users/${u.id}`)).status).toBe(204)

@@ -15,6 +15,7 @@ import { envelopeBody } from '../../shared/domain/webhooks/webhook.ts'
 import { listAudit } from '../../shared/store/tenants/audit-store.ts'
 import { claimAttempt, insertDelivery, recordAttempt } from '../../shared/store/deliveries/webhooks-store.ts'
 import { startReceiver } from '../helpers/receiver.ts'
+import { user } from '../helpers/learning.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 import { untilAllRelayed } from '../helpers/outbox.ts'
 import { until } from '../helpers/until.ts'
@@ -22,18 +23,12 @@ import { until } from '../helpers/until.ts'
 /** Five attempts 1 s apart: seconds on an idle machine, minutes on a loaded one (only a hang hits this). */
 const FIVE_ATTEMPTS_MS = 240_000
 
-async function createUser(t: TestTenant) {
-  const reply = await t.api.post('/api/v1/users', userBody())
-  expect(reply.status).toBe(201)
-  return reply.body.data as { id: string; email: string; role: string }
-}
-
 describe('Webhooks: delivery', () => {
   it('posts a signed envelope for a subscribed event, with every header', async () => {
     const t = await newTenant()
     const r = await startReceiver()
     const { endpoint, secret } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
-    const u = await createUser(t)
+    const u = await user(t)
     const [got] = await r.waitFor(1)
     expect(got).toBeDefined()
     if (!got) return
@@ -75,7 +70,7 @@ describe('Webhooks: delivery', () => {
     const t = await newTenant()
     const r = await startReceiver((n) => ({ status: n < 3 ? 500 : 204 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
-    await createUser(t)
+    await user(t)
     const got = await r.waitFor(3)
     expect(got).toHaveLength(3)
     expect(new Set(got.map((g) => g.raw.toString('hex'))).size).toBe(1)
@@ -91,7 +86,7 @@ describe('Webhooks: delivery', () => {
     const t = await newTenant()
     const r = await startReceiver(() => ({ status: 503, body: 'e'.repeat(10_000) }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
-    await createUser(t)
+    await user(t)
     await r.waitFor(5, FIVE_ATTEMPTS_MS)
     const [d] = await until(
       () => listDeliveries(t.tenant, {}),
@@ -107,7 +102,7 @@ describe('Webhooks: delivery', () => {
     const t = await newTenant()
     const r = await startReceiver((n) => (n === 1 ? { status: 200, delayMs: 2500 } : { status: 200 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
-    await createUser(t)
+    await user(t)
     await r.waitFor(2)
     const [d] = await until(
       () => listDeliveries(t.tenant, {}),
@@ -120,11 +115,11 @@ describe('Webhooks: delivery', () => {
     const t = await newTenant()
     const r = await startReceiver()
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.deactivated'])
-    await createUser(t)
+    await user(t)
     // Relayed while the endpoint is live: it did not choose user.created.
     await untilAllRelayed(t.tenant)
     await deleteEndpoint(t.tenant, endpoint.id)
-    const u = await createUser(t)
+    const u = await user(t)
     await t.api.delete(`/api/v1/users/${u.id}`)
     // Barrier: every event is relayed, and each says how many deliveries its fan-out queued.
     const relayed = await untilAllRelayed(t.tenant)
@@ -138,7 +133,7 @@ describe('Webhooks: delivery', () => {
     const t = await newTenant()
     const r = await startReceiver(() => ({ status: 500 }))
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
-    await createUser(t)
+    await user(t)
     await r.waitFor(1)
     await deleteEndpoint(t.tenant, endpoint.id)
     const [d] = await until(
@@ -156,7 +151,7 @@ describe('Webhooks: at-least-once safety', () => {
     const t = await newTenant()
     const r = await startReceiver(() => ({ status: 500 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
-    await createUser(t)
+    await user(t)
     const [d] = await until(
       () => listDeliveries(t.tenant, {}),
       (d) => (d[0]?.attempts ?? 0) >= 1,
@@ -290,7 +285,7 @@ describe('Webhooks: a downgrade stops what is under way', () => {
     const t = await newTenant()
     const r = await startReceiver(() => ({ status: 500 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
-    await createUser(t)
+    await user(t)
     await until(
       () => listDeliveries(t.tenant, {}),
       (d) => (d[0]?.attempts ?? 0) >= 1,
@@ -332,7 +327,7 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
     expect(await listDeliveries(t.tenant, {})).toHaveLength(0)
     expect(r.requests).toHaveLength(0)
     await updateTenant(t.slug, { plan: 'growth' })
-    const after = await createUser(t)
+    const after = await user(t)
     const deliveries = await until(
       () => listDeliveries(t.tenant, {}),
       (all) => all[0]?.status === 'delivered',
@@ -365,7 +360,7 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
     let fail = true
     const r = await startReceiver(() => ({ status: fail ? 500 : 200 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
-    await createUser(t)
+    await user(t)
     const [failed] = await until(
       () => listDeliveries(t.tenant, { status: 'failed' }),
       (d) => d.length === 1,

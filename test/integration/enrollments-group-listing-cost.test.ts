@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Enrollment } from '../../shared/domain/enrollments/enrollment.ts'
-import type { User } from '../../shared/domain/users/user.ts'
 import { bulkEnroll, listEnrollments } from '../../shared/services/enrollments/enrollments-service.ts'
 import { addMembers, createGroup } from '../../shared/services/groups/groups-service.ts'
 import { runWithDbMetrics } from '../../shared/store/core/metrics.ts'
 import { seedUsers } from '../../shared/store/users/users-store.ts'
+import { aUser } from '../helpers/builders.ts'
 import { wrapDynamoDbCalls } from '../helpers/dynamodb-calls.ts'
 import { course } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
@@ -54,23 +54,7 @@ beforeAll(async () => {
   t = await newTenant()
   // The bulk loader the benchmark uses (the tenant is new and empty): 320 users in a few calls.
   const at = new Date().toISOString()
-  const users: User[] = Array.from({ length: 320 }, (_, i) => ({
-    id: randomUUID(),
-    email: `member${i}-${randomUUID().slice(0, 8)}@example.com`,
-    firstName: 'Ada',
-    lastName: `Lovelace${i}`,
-    role: 'learner',
-    customRoleIds: [],
-    isActive: true,
-    userType: 'internal',
-    externalId: null,
-    customFields: {},
-    locale: 'en',
-    groupIds: [],
-    lastLoginAt: null,
-    createdAt: at,
-    updatedAt: at,
-  }))
+  const users = Array.from({ length: 320 }, () => aUser({ createdAt: at }))
   await seedUsers(t.tenant, users)
   const members = users.slice(0, 300)
   const outsiders = users.slice(300)

@@ -5,12 +5,11 @@
  * id, as gsi1 breaks them) across page boundaries, a user created through the API among the seeded
  * ones, and meta.total the tenant's count.
  */
-import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { User } from '../../shared/domain/users/user.ts'
 import { listUsers } from '../../shared/services/users/users-service.ts'
 import { runWithDbMetrics } from '../../shared/store/core/metrics.ts'
 import { seedUsers } from '../../shared/store/users/users-store.ts'
+import { aUser } from '../helpers/builders.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
 
 const SEEDED = 262
@@ -22,27 +21,10 @@ let ascending: { id: string; at: string }[]
 beforeAll(async () => {
   t = await newTenant()
   const base = Date.parse('2026-03-01T08:00:00.000Z')
-  const users: User[] = Array.from({ length: SEEDED }, (_, i) => {
-    // Seven users per millisecond: ties fall inside pages and on their boundaries.
-    const at = new Date(base + Math.floor(i / 7)).toISOString()
-    return {
-      id: randomUUID(),
-      email: `deep${i}-${randomUUID().slice(0, 8)}@example.com`,
-      firstName: 'Ada',
-      lastName: `Deep${i}`,
-      role: 'learner',
-      customRoleIds: [],
-      isActive: true,
-      userType: 'internal',
-      externalId: null,
-      customFields: {},
-      locale: 'en',
-      groupIds: [],
-      lastLoginAt: null,
-      createdAt: at,
-      updatedAt: at,
-    }
-  })
+  // Seven users per millisecond: ties fall inside pages and on their boundaries.
+  const users = Array.from({ length: SEEDED }, (_, i) =>
+    aUser({ createdAt: new Date(base + Math.floor(i / 7)).toISOString() }),
+  )
   await seedUsers(t.tenant, users)
   const created = await t.api.post('/api/v1/users', userBody())
   expect(created.status).toBe(201)

@@ -5,27 +5,11 @@ import {
   userCounterDeltas,
   userCounterTotals,
 } from '../../../shared/domain/users/user-counters.ts'
-import type { User } from '../../../shared/domain/users/user.ts'
+import { aUser } from '../../helpers/builders.ts'
 
 const at = '2026-03-01T10:00:00.000Z'
 const later = '2026-03-02T10:00:00.000Z'
-const user: User = {
-  id: 'u1',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  role: 'learner',
-  customRoleIds: [],
-  isActive: true,
-  userType: 'internal',
-  externalId: 'x1',
-  customFields: {},
-  locale: 'en',
-  groupIds: ['g1'],
-  lastLoginAt: null,
-  createdAt: at,
-  updatedAt: at,
-}
+const user = aUser({ id: 'u1', email: 'ada@example.com', externalId: 'x1', groupIds: ['g1'], createdAt: at })
 
 describe('Function: applyUserChanges', () => {
   it('moves the fields given, keeps the others (an explicit null included) and the update time', () => {

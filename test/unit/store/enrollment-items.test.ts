@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { Enrollment } from '../../../shared/domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import {
   enrollmentItem,
@@ -8,47 +7,29 @@ import {
   toPair,
 } from '../../../shared/store/enrollments/enrollment-items.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
-import { enrollmentFixture } from '../../helpers/enrollment-fixture.ts'
+import { aCompletedEnrollment, anEnrollment } from '../../helpers/builders.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
 
-const enrollment: Enrollment = {
-  id: 'e-1',
-  userId: 'u-1',
-  courseId: 'c-1',
-  status: 'completed',
-  dueDate: null,
-  completedAt: at,
-  source: 'native',
-  channel: 'api',
-  createdAt: at,
-  enrolledAt: at,
-  startedAt: at,
-  updatedAt: at,
-  progressPercent: 100,
-  score: 92.5,
-  passFail: 'pass',
-  certificateId: 'cert-1',
-  certificateNumber: 'N-1',
-  certificateExpiresAt: null,
-  language: 'fr',
-  timeSpentSeconds: 600,
-  lastActivityAt: at,
-  holdsSeat: false,
-  accessExpiresAt: null,
-  modules: {
-    'm-1': {
-      status: 'completed',
-      score: null,
-      timeSpentSeconds: 600,
-      startedAt: at,
-      completedAt: at,
-      lastActivityAt: at,
+const enrollment = aCompletedEnrollment(
+  {
+    id: 'e-1',
+    language: 'fr',
+    modules: {
+      'm-1': {
+        status: 'completed',
+        score: null,
+        timeSpentSeconds: 600,
+        startedAt: at,
+        completedAt: at,
+        lastActivityAt: at,
+      },
     },
+    quizAttempts: [{ moduleId: 'm-1', raw: 9, max: 10, scaled: 0.9, passed: true, gradedAt: at }],
   },
-  quizAttempts: [{ moduleId: 'm-1', raw: 9, max: 10, scaled: 0.9, passed: true, gradedAt: at }],
-}
+  at,
+)
 
 const catchError = (f: () => unknown): unknown => {
   try {
@@ -66,7 +47,7 @@ describe('Function: toEnrollment', () => {
 
   it('stores no null, zero or empty attribute of a new enrollment, and reads it back whole', () => {
     // Prepare
-    const fresh = enrollmentFixture({ id: 'e-2', holdsSeat: false })
+    const fresh = anEnrollment({ id: 'e-2', holdsSeat: false })
 
     // Act
     const item = Object.fromEntries(
@@ -82,7 +63,7 @@ describe('Function: toEnrollment', () => {
 
   it('stores a module progress without its null attributes', () => {
     // Prepare
-    const started = enrollmentFixture({
+    const started = anEnrollment({
       modules: {
         'm-1': {
           status: 'in_progress',

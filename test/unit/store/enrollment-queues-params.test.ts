@@ -11,14 +11,15 @@ import {
   saveEnrollmentParams,
 } from '../../../shared/store/enrollments/enrollments-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
-import { enrollmentFixture } from '../../helpers/enrollment-fixture.ts'
+import { anEnrollment } from '../../helpers/builders.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
 const later = '2026-03-02T10:00:00.000Z'
 const ends = '2026-03-31T10:00:00.000Z'
 
-const enrollment = (over: Partial<Enrollment> = {}): Enrollment => enrollmentFixture(over, at)
+const enrollment = (over: Partial<Enrollment> = {}): Enrollment =>
+  anEnrollment({ id: 'e-1', userId: 'u-1', courseId: 'c-1', ...over }, at)
 
 describe('Function: pairIndexKeys', () => {
   it('puts an active enrollment with an end of access in the access-expiry index, by that end', () => {

@@ -4,7 +4,7 @@ import type { Enrollment } from '../../../shared/domain/enrollments/enrollment.t
 import { completeEnrollment } from '../../../shared/domain/enrollments/progress.ts'
 import { newEvent } from '../../../shared/domain/events.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import { enrollmentFixture } from '../../helpers/enrollment-fixture.ts'
+import { anEnrollment } from '../../helpers/builders.ts'
 import {
   completionsParams,
   courseEnrollmentsParams,
@@ -25,7 +25,8 @@ const pk = `T#${tenant.id}`
 const at = '2026-03-01T10:00:00.000Z'
 const later = '2026-03-02T10:00:00.000Z'
 
-const enrollment = (over: Partial<Enrollment> = {}): Enrollment => enrollmentFixture(over, at)
+const enrollment = (over: Partial<Enrollment> = {}): Enrollment =>
+  anEnrollment({ id: 'e-1', userId: 'u-1', courseId: 'c-1', ...over }, at)
 
 const newRow = (over: Partial<Enrollment> = {}): NewEnrollment => ({
   enrollment: enrollment(over),

@@ -5,37 +5,20 @@ import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
 import { enrollmentItem } from '../../../shared/store/enrollments/enrollment-items.ts'
 import { rowAttributes, toRowEnrollment, type RawItem } from '../../../shared/store/files/export-row-items.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
+import { aCompletedEnrollment } from '../../helpers/builders.ts'
 
 const tenant: TenantContext = { id: '11111111-1111-4111-8111-111111111111', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
 
-const enrollment: Enrollment = {
-  id: 'e-1',
-  userId: 'u-1',
-  courseId: 'c-1',
-  status: 'completed',
-  dueDate: '2026-04-01T00:00:00.000Z',
-  completedAt: at,
-  source: 'import',
-  channel: 'api',
-  createdAt: at,
-  enrolledAt: at,
-  startedAt: at,
-  updatedAt: at,
-  progressPercent: 100,
-  score: 92.5,
-  passFail: 'pass',
-  certificateId: 'cert-1',
-  certificateNumber: 'N-1',
-  certificateExpiresAt: '2027-03-01T10:00:00.000Z',
-  language: 'fr',
-  timeSpentSeconds: 600,
-  lastActivityAt: at,
-  holdsSeat: false,
-  accessExpiresAt: null,
-  modules: {},
-  quizAttempts: [],
-}
+const enrollment = aCompletedEnrollment(
+  {
+    dueDate: '2026-04-01T00:00:00.000Z',
+    source: 'import',
+    certificateExpiresAt: '2027-03-01T10:00:00.000Z',
+    language: 'fr',
+  },
+  at,
+)
 
 /** The stored item as a Query projecting the row attributes returns it (AttributeValue form). */
 function projected(

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { Tenant } from '../../../shared/domain/tenants/tenant.ts'
-import { SEEDED_ROLES, type User } from '../../../shared/domain/users/user.ts'
+import { SEEDED_ROLES } from '../../../shared/domain/users/user.ts'
 import {
   insertTenantSteps,
   tenantGetParams,
   tenantSteps,
 } from '../../../shared/store/tenants/tenants-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
+import { aUser } from '../../helpers/builders.ts'
 
 const at = '2026-03-01T10:00:00.000Z'
 const tenant: Tenant = {
@@ -22,23 +23,7 @@ const tenant: Tenant = {
   createdAt: at,
   updatedAt: at,
 }
-const owner: User = {
-  id: 'u1',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  role: 'owner',
-  customRoleIds: [],
-  isActive: true,
-  userType: 'internal',
-  externalId: null,
-  customFields: {},
-  locale: 'en',
-  groupIds: [],
-  lastLoginAt: null,
-  createdAt: at,
-  updatedAt: at,
-}
+const owner = aUser({ id: 'u1', email: 'ada@example.com', role: 'owner', createdAt: at })
 
 describe('Function: insertTenantSteps', () => {
   it('claims the slug, copies the tenant under its id, starts the counters and seeds the roles', () => {

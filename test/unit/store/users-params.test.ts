@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { newEvent } from '../../../shared/domain/events.ts'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
-import type { User } from '../../../shared/domain/users/user.ts'
 import {
   allUsersQueryParams,
   customFieldDefPutParams,
@@ -14,28 +13,13 @@ import {
 import { usersQueryParams } from '../../../shared/store/users/users-list.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { readable } from '../../helpers/readable-expression.ts'
+import { aUser } from '../../helpers/builders.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
 const at = '2026-03-01T10:00:00.000Z'
 const later = '2026-03-02T10:00:00.000Z'
 
-const user: User = {
-  id: 'u1',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  role: 'learner',
-  customRoleIds: [],
-  isActive: true,
-  userType: 'internal',
-  externalId: null,
-  customFields: {},
-  locale: 'en',
-  groupIds: [],
-  lastLoginAt: null,
-  createdAt: at,
-  updatedAt: at,
-}
+const user = aUser({ id: 'u1', email: 'ada@example.com', createdAt: at })
 
 describe('Function: userGetParams', () => {
   it('reads the user in the tenant partition, strongly consistent only when asked', () => {

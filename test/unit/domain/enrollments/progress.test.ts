@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Module } from '../../../../shared/domain/courses/module.ts'
 import type { Enrollment, ModuleProgress } from '../../../../shared/domain/enrollments/enrollment.ts'
-import { enrollmentFixture } from '../../../helpers/enrollment-fixture.ts'
+import { anEnrollment } from '../../../helpers/builders.ts'
 import {
   applyActivity,
   completeEnrollment,
@@ -44,7 +44,7 @@ const course = [watch, quiz, extra] as const
 
 /** An active enrollment on a clean slate, as the engine creates it. */
 function enrollment(overrides: Partial<Enrollment> = {}): Enrollment {
-  return enrollmentFixture(
+  return anEnrollment(
     {
       id: '0f1e2d3c-4b5a-4968-8776-655443322110',
       userId: '22222222-2222-4222-8222-222222222222',

@@ -6,24 +6,9 @@ import {
   userRecipient,
 } from '../../../../shared/domain/notifications/recipients.ts'
 import type { User } from '../../../../shared/domain/users/user.ts'
+import { aUser } from '../../../helpers/builders.ts'
 
-const base: User = {
-  id: 'u1',
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  role: 'learner',
-  customRoleIds: [],
-  isActive: true,
-  userType: 'internal',
-  externalId: null,
-  customFields: {},
-  locale: 'fr-CA',
-  groupIds: [],
-  lastLoginAt: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-}
+const base = aUser({ id: 'u1', email: 'ada@example.com', locale: 'fr-CA' })
 
 describe('Functions: notification recipients', () => {
   it('reads whom a notification names: an explicit address first, then a user, else the tenant’s contacts', () => {

@@ -1,8 +1,8 @@
 import type { Enrollment, QuizAttempt } from '../../../../shared/domain/enrollments/enrollment.ts'
-import { enrollmentFixture } from '../../../helpers/enrollment-fixture.ts'
+import { anEnrollment } from '../../../helpers/builders.ts'
 
 export function enrollment(over: Partial<Enrollment> = {}): Enrollment {
-  return enrollmentFixture({
+  return anEnrollment({
     id: '00000000-0000-4000-8000-000000000001',
     userId: 'u1',
     courseId: 'c1',
