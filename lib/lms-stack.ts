@@ -11,7 +11,7 @@ import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets'
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda'
+import { FilterCriteria, FilterRule, type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda'
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
@@ -120,10 +120,18 @@ export class LmsStack extends Stack {
   readonly functions: ReadonlyMap<RouteGroup, RouteGroupFunction>
   /** The queue workers, by queue. */
   readonly workers = new Map<WorkerQueue, QueueWorker>()
-  /** Every function of the stack, named as alarms and the dashboard name it. */
+  /**
+   * Every function of the stack, named as alarms and the dashboard name it (a route group,
+   * `outbox-relay`, `webhooks-worker`, `scheduled-jobs`, ...); the local IAM check names them so too.
+   */
   private readonly watched: WatchedFunction[] = []
   private relay: RouteGroupFunction | undefined
   readonly monitoring: LmsMonitoring
+
+  /** Every function of the stack by its name (see `watched`). */
+  get namedFunctions(): ReadonlyMap<string, IFunction> {
+    return new Map(this.watched.map((w) => [w.name, w.fn]))
+  }
 
   /**
    * A secret the retained table's data depends on (values sealed with it, pseudonyms computed with
