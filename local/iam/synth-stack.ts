@@ -17,20 +17,24 @@ export const localStackProps = {
 
 const logicalId = (stack: Stack, c: IConstruct) => stack.getLogicalId(c.node.defaultChild as CfnElement)
 
+/** What the check reads of a stack already synthesized (`template` is its template). */
+export function synthesizedFrom(stack: LmsStack, template: unknown): SynthesizedStack {
+  const buckets: Record<BucketRole, string> = {
+    exports: logicalId(stack, stack.node.findChild('Exports')),
+    content: logicalId(stack, stack.node.findChild('Content')),
+    accessLogs: logicalId(stack, stack.node.findChild('AccessLogs')),
+  }
+  const functions = Object.fromEntries(
+    [...stack.namedFunctions].map(([name, fn]) => [name, logicalId(stack, fn)]),
+  )
+  return { template: template as SynthesizedStack['template'], functions, buckets }
+}
+
 export function synthesize(): SynthesizedStack {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
   try {
     const stack = new LmsStack(app, 'Lms', localStackProps)
-    const template = app.synth().getStackByName(stack.stackName).template as SynthesizedStack['template']
-    const buckets: Record<BucketRole, string> = {
-      exports: logicalId(stack, stack.node.findChild('Exports')),
-      content: logicalId(stack, stack.node.findChild('Content')),
-      accessLogs: logicalId(stack, stack.node.findChild('AccessLogs')),
-    }
-    const functions = Object.fromEntries(
-      [...stack.namedFunctions].map(([name, fn]) => [name, logicalId(stack, fn)]),
-    )
-    return { template, functions, buckets }
+    return synthesizedFrom(stack, app.synth().getStackByName(stack.stackName).template)
   } finally {
     rmSync(app.outdir, { recursive: true, force: true })
   }
