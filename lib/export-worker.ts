@@ -13,6 +13,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3'
 import type { Construct } from 'constructs'
 import { EXPORT_CLAIM_LEASE_SECONDS } from '../shared/domain/reports/export-jobs.ts'
 import { EXPORT_WORKER_HEAP_FLAGS } from './export-worker-heap.ts'
+import { grantSendMessage } from './grants.ts'
 import { QueueWorker } from './queue-worker.ts'
 import type { RouteGroupFunction } from './route-group-function.ts'
 
@@ -74,7 +75,8 @@ export function addExportWorker(scope: Construct, props: ExportWorkerProps): Que
   const reports = props.reports
   if (reports) {
     reports.addEnvironment('LMS_EXPORTS_QUEUE_URL', worker.queue.queueUrl)
-    worker.queue.grantSendMessages(reports)
+    reports.addEnvironment('LMS_EXPORTS_BUCKET', props.bucket.bucketName)
+    grantSendMessage(worker.queue, reports)
     reports.addToRolePolicy(
       new PolicyStatement({
         actions: ['s3:GetObject'],

@@ -11,7 +11,7 @@ import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets'
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda'
+import { FilterCriteria, FilterRule, type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda'
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api'
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
@@ -24,6 +24,7 @@ import { EXPORT_FILE_DAYS } from '../shared/domain/reports/export-jobs.ts'
 import { addExportWorker } from './export-worker.ts'
 import { addMailWorker } from './mail-worker.ts'
 import { LmsMonitoring, metricsNamespaceOf, type WatchedFunction } from './monitoring.ts'
+import { grantSecretValue, grantSendMessage } from './grants.ts'
 import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
 import { cdkProjection } from './table-projection.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
@@ -111,8 +112,14 @@ const workerQueues: ReadonlySet<string> = new Set<WorkerQueue>([
   'exports',
 ])
 
-/** Route groups that only read the table (everything else writes: counters, rate limits). */
-const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback', 'billing'])
+/**
+ * Route groups served by the static stack (shared/http/static-stack.ts: no key, no window per
+ * address, no store): they get neither the table's name nor a grant on it.
+ */
+const tablelessGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['plans', 'docs', 'fallback'])
+
+/** Route groups that only read the table (every other group with the table writes: counters, rate limits). */
+const readOnlyGroups: ReadonlySet<RouteGroup> = new Set<RouteGroup>(['billing'])
 
 export class LmsStack extends Stack {
   readonly table: TableV2
@@ -120,10 +127,18 @@ export class LmsStack extends Stack {
   readonly functions: ReadonlyMap<RouteGroup, RouteGroupFunction>
   /** The queue workers, by queue. */
   readonly workers = new Map<WorkerQueue, QueueWorker>()
-  /** Every function of the stack, named as alarms and the dashboard name it. */
+  /**
+   * Every function of the stack, named as alarms and the dashboard name it (a route group,
+   * `outbox-relay`, `webhooks-worker`, `scheduled-jobs`, ...); the local IAM check names them so too.
+   */
   private readonly watched: WatchedFunction[] = []
   private relay: RouteGroupFunction | undefined
   readonly monitoring: LmsMonitoring
+
+  /** Every function of the stack by its name (see `watched`). */
+  get namedFunctions(): ReadonlyMap<string, IFunction> {
+    return new Map(this.watched.map((w) => [w.name, w.fn]))
+  }
 
   /**
    * A secret the retained table's data depends on (values sealed with it, pseudonyms computed with
@@ -164,7 +179,7 @@ export class LmsStack extends Stack {
         maxConcurrency: concurrency[queueName],
       })
       w.fn.bindTable(this.table, 'readWrite')
-      secret.grantRead(w.fn)
+      grantSecretValue(secret, w.fn)
       this.workers.set(queueName, w)
       return w
     }
@@ -176,7 +191,7 @@ export class LmsStack extends Stack {
     const deliveriesApi = this.functions.get('webhooks')
     if (deliveriesApi) {
       deliveriesApi.addEnvironment('LMS_WEBHOOKS_QUEUE_URL', webhooks.queue.queueUrl)
-      webhooks.queue.grantSendMessages(deliveriesApi)
+      grantSendMessage(webhooks.queue, deliveriesApi)
     }
 
     const notifications = addMailWorker(this, {
@@ -202,9 +217,9 @@ export class LmsStack extends Stack {
         timeout: Duration.seconds(60),
       })
       fn.bindTable(this.table, 'readWrite')
-      webhooks.queue.grantSendMessages(fn)
-      statements.queue.grantSendMessages(fn)
-      notifications.worker.queue.grantSendMessages(fn)
+      grantSendMessage(webhooks.queue, fn)
+      grantSendMessage(statements.queue, fn)
+      grantSendMessage(notifications.worker.queue, fn)
       this.watched.push({ name, fn })
       return fn
     }
@@ -267,7 +282,7 @@ export class LmsStack extends Stack {
       const fn = this.functions.get(group)
       if (!fn) continue
       fn.addEnvironment('LMS_PSEUDONYM_SECRET_ARN', secret.secretArn)
-      secret.grantRead(fn)
+      grantSecretValue(secret, fn)
     }
   }
 
@@ -284,7 +299,7 @@ export class LmsStack extends Stack {
       'Handed to the billing orchestrator out of band: rotated by the operator (lms secret rotate --name billing, docs/operations.md), the old value accepted for a window while the orchestrator switches.',
     )
     fn.addEnvironment('LMS_PLATFORM_METRICS_SECRET_ARN', secret.secretArn)
-    secret.grantRead(fn)
+    grantSecretValue(secret, fn)
   }
 
   /**
@@ -300,7 +315,7 @@ export class LmsStack extends Stack {
       'Rotated by the operator (lms secret rotate --name lti-key, docs/operations.md): a key is added to the ring, never replaced, and lms secret reseal moves the sealed keys.',
     )
     fn.addEnvironment('LMS_LTI_KEY_SECRET_ARN', secret.secretArn)
-    secret.grantRead(fn)
+    grantSecretValue(secret, fn)
   }
 
   /**
@@ -370,7 +385,9 @@ export class LmsStack extends Stack {
         },
       ],
     })
-    // Module packages: written by the app's upload, read only through pre-signed URLs.
+    // Module packages: the operator CLI stands in for the app that uploads them (docs/decisions/0031),
+    // with the operator's credentials; no function reaches this bucket, so none has its name or a grant.
+    // Read only through pre-signed URLs.
     const contentBucket = new Bucket(this, 'Content', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -396,13 +413,13 @@ export class LmsStack extends Stack {
       certificate,
     })
 
+    // What every function may read; a resource's name comes with the grant on it (bindTable,
+    // addExportWorker, the queue and secret wiring), so no function is told of what it cannot reach.
     const environment = {
-      LMS_TABLE_NAME: this.table.tableName,
       // The app's EMF metrics (shared/metrics/), one namespace per stack; lib/monitoring.ts alarms on it.
       LMS_METRICS_NAMESPACE: metricsNamespaceOf(this.stackName),
       LMS_SERVICE_HOST: props.serviceHost,
       LMS_CORPORATE_ORIGIN: props.corporateOrigin,
-      LMS_EXPORTS_BUCKET: exportsBucket.bucketName,
     }
     const functionsDir = props.functionsDir ?? join(import.meta.dirname, '..', 'functions')
     const functions = new Map<RouteGroup, RouteGroupFunction>()
@@ -411,7 +428,8 @@ export class LmsStack extends Stack {
         entry: join(functionsDir, group, 'handler.ts'),
         environment,
       })
-      fn.bindTable(this.table, readOnlyGroups.has(group) ? 'read' : 'readWrite')
+      if (!tablelessGroups.has(group))
+        fn.bindTable(this.table, readOnlyGroups.has(group) ? 'read' : 'readWrite')
       Validations.of(fn).acknowledge({
         id: 'Serverless-LambdaDLQ',
         reason:

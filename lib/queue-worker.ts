@@ -7,6 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs'
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Construct } from 'constructs'
 import { deadLetterSuffix } from '../shared/store/core/table-schema.ts'
+import { grantSendMessage } from './grants.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
 
 /**
@@ -108,7 +109,7 @@ export class QueueWorker extends Construct {
         : props.environment,
       timeout: props.timeout,
     })
-    if (props.ownQueueUrlVariable) queue.grantSendMessages(this.fn)
+    if (props.ownQueueUrlVariable) grantSendMessage(queue, this.fn)
     this.fn.addEventSource(
       new SqsEventSource(queue, {
         batchSize: props.batchSize ?? 10,

@@ -5,6 +5,7 @@ import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs'
 import type { Construct } from 'constructs'
 import { bundleAliases, externalsFor, lambdaBundling } from './bundling.ts'
+import { grantTable, type TableAccess } from './grants.ts'
 
 export interface RouteGroupFunctionProps {
   /** Path of the handler module (exports `handler`). */
@@ -60,10 +61,10 @@ export class RouteGroupFunction extends NodejsFunction {
     })
   }
 
-  /** Sets nothing but the grant: the table name is already in the shared environment. */
-  bindTable(table: ITable, access: 'read' | 'readWrite'): void {
-    if (access === 'read') table.grantReadData(this)
-    else table.grantReadWriteData(this)
+  /** Sets the table's name and the grant together (lib/grants.ts says which actions each access is). */
+  bindTable(table: ITable, access: TableAccess): void {
+    this.addEnvironment('LMS_TABLE_NAME', table.tableName)
+    grantTable(table, this, access)
     const tableId = Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${tableId}.Arn>/index/*]`,

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { Context } from 'aws-lambda'
 import type { RouteGroup } from '../shared/routes.ts'
+import { runAs } from './iam/invocation.ts'
 import { httpEvent, lambdaContext } from './lambda-event.ts'
 import type { HttpEvent, HttpResult } from '../shared/http/context.ts'
 import { errorResult } from '../shared/http/responses.ts'
@@ -52,7 +53,9 @@ export async function invoke(req: IncomingMessage, res: ServerResponse): Promise
   try {
     const { event, group } = toEvent(req, await readBody(req))
     const handler = await handlerFor(group)
-    send(res, await handler(event, lambdaContext(`lms-${group}`, event.requestContext.requestId)))
+    // As the route group's function: its AWS calls are checked against that function's grants.
+    const context = lambdaContext(`lms-${group}`, event.requestContext.requestId)
+    send(res, await runAs(group, () => handler(event, context)))
   } catch (err) {
     if (err instanceof PayloadTooLarge) return refuse(req, res, payloadTooLarge())
     // What API Gateway answers when the integration itself fails.

@@ -5,6 +5,7 @@
  */
 import { handler as jobsHandler } from '../functions/workers/jobs/handler.ts'
 import { jobNames, jobSchedule, type JobName } from '../shared/jobs/schedule.ts'
+import { runAs } from './iam/invocation.ts'
 
 export interface SchedulerOptions {
   /** What a tick calls; by default the jobs Lambda's handler. */
@@ -13,7 +14,7 @@ export interface SchedulerOptions {
 }
 
 export function startJobScheduler({
-  run = (job, at) => jobsHandler({ job, at }),
+  run = (job, at) => runAs('scheduled-jobs', () => jobsHandler({ job, at })),
   now = Date.now,
 }: SchedulerOptions = {}): { stop(): Promise<void> } {
   let running = true

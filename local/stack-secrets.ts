@@ -24,7 +24,7 @@ export interface StackSecretFiles {
 }
 
 /** A directory in the shared temp dir that is ours alone: owned by us, a real directory, mode 700. */
-function runtimeDir(create: boolean): string | undefined {
+export function runtimeDir(create: boolean): string | undefined {
   const dir = join(tmpdir(), `lms-${uid ?? userInfo().username}`)
   if (create) mkdirSync(dir, { mode: 0o700, recursive: true })
   if (!existsSync(dir)) return undefined

@@ -6,6 +6,7 @@
 import { pointAtEmbeddedStores } from './aws-environment.ts'
 import { publishStackSecrets, secretFilesEnv } from './stack-secrets.ts'
 import { startStores } from './stores.ts'
+import { synthesizedStack } from './iam/policy-cache.ts'
 import { contentBucketName, exportsBucketName } from '../shared/store/core/table-schema.ts'
 
 function env(name: string, fallback: string): string {
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
   const tableName = env('LMS_TABLE_NAME', 'lms')
   const dataDir = env('LMS_DATA_DIR', '.lms-data')
   const dynamoPort = port('LMS_DYNAMODB_PORT', 8000)
+  // The template's grants are read (from the cache, or synthesized in a child) while the stores start.
+  const iamCheck = env('LMS_IAM_CHECK', 'on') === 'off' ? undefined : synthesizedStack()
+  iamCheck?.catch(() => undefined)
   const stores = await startStores({
     dataDir,
     dynamoPort,
@@ -68,6 +72,16 @@ async function main(): Promise<void> {
   if (notifications) process.env.LMS_NOTIFICATIONS_QUEUE_URL = notifications.url
   const exportsQueue = stores.queues.exports
   if (exportsQueue) process.env.LMS_EXPORTS_QUEUE_URL = exportsQueue.url
+
+  if (iamCheck) {
+    const { startLocalIamCheck } = await import('./iam/local-iam-check.ts')
+    startLocalIamCheck({
+      stack: (await iamCheck).stack,
+      region,
+      tableName,
+      ...(process.env.LMS_IAM_RECORD ? { recordFile: process.env.LMS_IAM_RECORD } : {}),
+    })
+  }
 
   const { ensureDemoTenant } = await import('./demo-tenant.ts')
   const { startGateway } = await import('./gateway.ts')

@@ -5,6 +5,7 @@ import { handler as sweeper } from '../functions/workers/outbox-sweeper/handler.
 import { handler as xapiWorker } from '../functions/workers/xapi-delivery/handler.ts'
 import { handler as notificationWorker } from '../functions/workers/notification-delivery/handler.ts'
 import { handler as exportWorker } from '../functions/workers/export-build/handler.ts'
+import { asFunction } from './iam/invocation.ts'
 import { startQueuePoller } from './queue-poller.ts'
 import { startJobScheduler } from './scheduler.ts'
 import type { RunningStores } from './stores.ts'
@@ -24,16 +25,17 @@ export function startWorkers(options: {
         endpoint: stores.dynamoEndpoint,
         region,
         tableName: options.tableName,
-        handler: relay,
+        handler: asFunction('outbox-relay', relay),
       }),
-      startSchedule(5000, sweeper),
+      startSchedule(5000, asFunction('outbox-sweeper', sweeper)),
     )
   }
+  // Each worker runs as its function of the stack (`<queue>-worker`, lib/lms-stack.ts).
   const pollers = [
-    { queue: stores.queues.webhooks, handler: webhookWorker },
-    { queue: stores.queues.xapi, handler: xapiWorker },
-    { queue: stores.queues.notifications, handler: notificationWorker },
-    { queue: stores.queues.exports, handler: exportWorker },
+    { queue: stores.queues.webhooks, handler: asFunction('webhooks-worker', webhookWorker) },
+    { queue: stores.queues.xapi, handler: asFunction('xapi-worker', xapiWorker) },
+    { queue: stores.queues.notifications, handler: asFunction('notifications-worker', notificationWorker) },
+    { queue: stores.queues.exports, handler: asFunction('exports-worker', exportWorker) },
   ]
   for (const { queue, handler } of pollers) {
     if (!queue) continue

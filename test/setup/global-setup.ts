@@ -4,7 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { freePort } from '../../local/free-port.ts'
+import { describeSummary, readCheckedCalls, summarize } from '../../local/iam/checked-record.ts'
 import { ensureChromium, systemHost } from '../helpers/find-chromium.ts'
 import type { TestProject } from 'vitest/node'
 
@@ -22,6 +26,8 @@ declare module 'vitest' {
     notificationsQueueUrl: string
     /** The Chromium or Chrome the LTI browser test drives (find-chromium.ts). */
     chromePath: string
+    /** Where the stack records each distinct decision of its IAM check (local/iam/checked-record.ts). */
+    iamRecordFile: string
   }
 }
 
@@ -47,6 +53,8 @@ class PortTaken extends Error {}
 
 const encryptionKey = randomBytes(32).toString('base64')
 const platformMetricsSecret = randomBytes(24).toString('base64url')
+/** Kept after the run: what was checked, for whoever wants more than the closing line's figure. */
+const iamRecordFile = join(tmpdir(), `lms-iam-checked-${process.pid}.jsonl`)
 
 async function boot(): Promise<{ ready: ReadyLine; dynamoPort: number; emulatorPort: number }> {
   const [port, dynamoPort, emulatorPort] = [await freePort(), await freePort(), await freePort()]
@@ -70,6 +78,9 @@ async function boot(): Promise<{ ready: ReadyLine; dynamoPort: number; emulatorP
       LMS_XAPI_TIMEOUT_MS: '1500',
       // Contact requests are forwarded here (the mail sink shows them).
       LMS_OPERATOR_EMAIL: 'operators@lms.test',
+      // Every AWS call of a function is checked against its grants in the synthesized template.
+      LMS_IAM_CHECK: 'on',
+      LMS_IAM_RECORD: iamRecordFile,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -109,6 +120,8 @@ const portTaken = /EADDRINUSE|BindException|address already in use|failed to bin
 export async function setup(project: TestProject): Promise<void> {
   // Before the stack boots: without a browser the run stops at once, naming the command to run.
   project.provide('chromePath', ensureChromium(systemHost()))
+  rmSync(iamRecordFile, { force: true })
+  project.provide('iamRecordFile', iamRecordFile)
   let booted: { ready: ReadyLine; dynamoPort: number; emulatorPort: number } | undefined
   for (let attempt = 1; !booted; attempt++) {
     try {
@@ -131,6 +144,11 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  await stopStack()
+  reportIamChecks()
+}
+
+async function stopStack(): Promise<void> {
   if (!child || child.exitCode !== null) return
   const exited = new Promise((resolve) => child?.once('exit', resolve))
   child.kill('SIGTERM')
@@ -138,4 +156,15 @@ export async function teardown(): Promise<void> {
   await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, stopLimitMs)))])
   clearTimeout(timer)
   if (child.exitCode === null) child.kill('SIGKILL')
+}
+
+/** The run's IAM figure; a call refused anywhere in the run fails it, even if no test noticed. */
+function reportIamChecks(): void {
+  const summary = summarize(readCheckedCalls(iamRecordFile))
+  process.stdout.write(`\n${describeSummary(summary, iamRecordFile)}\n`)
+  if (summary.refused.length > 0) {
+    throw new Error(
+      `The local IAM check refused ${summary.refused.length} call(s) of the stack's functions (listed above)`,
+    )
+  }
 }

@@ -8,7 +8,11 @@ import { Match, Template } from 'aws-cdk-lib/assertions'
 import { rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LmsStack, type LmsStackProps } from '../../../lib/lms-stack.ts'
+import { tableActions } from '../../../lib/grants.ts'
 import type { QueueWorker } from '../../../lib/queue-worker.ts'
+import { functionPolicies, templateResolver, type LocalNames } from '../../../local/iam/function-policies.ts'
+import { isAllowed, type AllowStatement } from '../../../local/iam/policy-evaluator.ts'
+import { synthesizedFrom } from '../../../local/iam/synth-stack.ts'
 import { CLAIM_LEASE_MS } from '../../../shared/domain/attempts.ts'
 import { fallbackGroup, routeGroups, routeKey, routes, type RouteGroup } from '../../../shared/routes.ts'
 import { deadLetterSuffix, queueNames, tableSchema } from '../../../shared/store/core/table-schema.ts'
@@ -100,7 +104,9 @@ const allows = (actions: readonly string[], wanted: string): boolean =>
   )
 
 const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']
-const readOnlyGroups: readonly RouteGroup[] = ['plans', 'docs', 'fallback', 'billing']
+/** Served by the static stack: no store, so no table. */
+const tablelessGroups: readonly RouteGroup[] = ['plans', 'docs', 'fallback']
+const readOnlyGroups: readonly RouteGroup[] = ['billing']
 
 afterAll(() => {
   for (const dir of outdirs) rmSync(dir, { recursive: true, force: true })
@@ -214,7 +220,7 @@ describe('Construct: LmsStack', () => {
     })
   })
 
-  it('creates one Node.js 24 arm64 Lambda per route group with the shared environment', () => {
+  it('creates one Node.js 24 arm64 Lambda per route group and worker, the table name in each but the static route groups', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
     const tableId = logicalId(stack, stack.table.node.defaultChild)
@@ -223,7 +229,6 @@ describe('Construct: LmsStack', () => {
       Architectures: ['arm64'],
       Environment: {
         Variables: Match.objectLike({
-          LMS_TABLE_NAME: { Ref: tableId },
           LMS_SERVICE_HOST: serviceHost,
           NODE_OPTIONS: Match.stringLikeRegexp('--enable-source-maps'),
         }),
@@ -234,6 +239,11 @@ describe('Construct: LmsStack', () => {
     const matching = template.findResources('AWS::Lambda::Function', {
       Properties: Match.objectLike(expected),
     })
+    const withTable = Object.keys(
+      template.findResources('AWS::Lambda::Function', {
+        Properties: { Environment: { Variables: Match.objectLike({ LMS_TABLE_NAME: { Ref: tableId } }) } },
+      }),
+    )
 
     // Assess
     expect(new Set(routeGroups).size).toBe(routeGroups.length)
@@ -252,6 +262,8 @@ describe('Construct: LmsStack', () => {
     expect(Object.keys(matching)).toEqual(
       expect.arrayContaining(routeGroups.map((g) => functionId(stack, g))),
     )
+    expect(withTable).toHaveLength(routeGroups.length + workers.length - tablelessGroups.length)
+    for (const group of tablelessGroups) expect(withTable, group).not.toContain(functionId(stack, group))
   })
 
   it('wires the relay to the table stream, the sweeper to a schedule and the webhook worker to its queue', () => {
@@ -293,9 +305,7 @@ describe('Construct: LmsStack', () => {
     template.resourceCountIs('AWS::SecretsManager::Secret', 4)
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']) }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Action: 'secretsmanager:GetSecretValue' })]),
       },
     })
   })
@@ -546,10 +556,21 @@ describe('Construct: LmsStack', () => {
     template.hasOutput('ContentBucketName', {})
   })
 
-  it('lets only the writing route groups write to the table (least privilege)', () => {
+  it('lets only the writing route groups write to the table, and the static route groups not even read it (least privilege)', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
-    const writers = routeGroups.filter((g) => !readOnlyGroups.includes(g))
+    const writers = routeGroups.filter((g) => !readOnlyGroups.includes(g) && !tablelessGroups.includes(g))
+
+    for (const group of tablelessGroups) {
+      // Act
+      const actions = allowedActions(template, stack, group)
+
+      // Assess
+      expect(
+        actions.filter((a) => a.startsWith('dynamodb:')),
+        `${group} reaches the table`,
+      ).toEqual([])
+    }
 
     for (const group of readOnlyGroups) {
       // Act
@@ -595,9 +616,12 @@ describe('Construct: LmsStack', () => {
       }
 
       // Assess
-      const sendsTo = statements.filter((s) => allows(actionsOf(s), 'sqs:SendMessage')).map((s) => s.Resource)
+      const sqs = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')))
       const own = senders[group]
-      expect(sendsTo, `${group} may send to`).toEqual(own ? [queueArn(own[0])] : [])
+      expect(
+        sqs.map((s) => ({ actions: actionsOf(s), resource: s.Resource })),
+        `${group} may send to`,
+      ).toEqual(own ? [{ actions: ['sqs:SendMessage'], resource: queueArn(own[0]) }] : [])
       for (const [, variable] of Object.values(senders)) {
         expect(variable in env.Properties.Environment.Variables, `${group} has ${variable}`).toBe(
           own?.[1] === variable,
@@ -748,5 +772,148 @@ describe('Construct: LmsStack', () => {
       TimeToLiveSpecification: { AttributeName: tableSchema.ttlAttribute, Enabled: true },
     })
     expect(allowedActions(template, stack, 'lti')).toEqual(expect.arrayContaining(['dynamodb:DeleteItem']))
+  })
+})
+
+describe('Construct: LmsStack (least privilege, read as the local IAM check reads it)', () => {
+  const names: LocalNames = {
+    region: 'us-east-1',
+    account: '000000000000',
+    tableName: 'lms',
+    buckets: { exports: 'lms-exports', content: 'lms-content', accessLogs: 'lms-access-logs' },
+  }
+  const tableArn = 'arn:aws:dynamodb:us-east-1:000000000000:table/lms'
+
+  /** Each function's statements and environment, and every table, queue, bucket and secret of the stack. */
+  function read() {
+    const { stack, template } = synth('withCertificateArn')
+    const synthesized = synthesizedFrom(stack, template.toJSON())
+    const resolve = templateResolver(synthesized, names)
+    const kinds = [
+      'AWS::DynamoDB::GlobalTable',
+      'AWS::SQS::Queue',
+      'AWS::S3::Bucket',
+      'AWS::SecretsManager::Secret',
+    ]
+    const resources = Object.entries(synthesized.template.Resources)
+      .filter(([, r]) => kinds.includes(r.Type))
+      .map(([id, r]) => ({
+        id,
+        /** What an environment value names it by (a queue: its URL). */
+        named: resolve({ Ref: id }),
+        arn:
+          r.Type === 'AWS::SecretsManager::Secret'
+            ? resolve({ Ref: id })
+            : resolve({ 'Fn::GetAtt': [id, 'Arn'] }),
+      }))
+    return { policies: functionPolicies(synthesized, names), resources }
+  }
+
+  const reaches = (statements: readonly AllowStatement[], arn: string) =>
+    statements.some((s) => s.resources.some((r) => r === arn || r.startsWith(`${arn}/`)))
+
+  it("names in no function's environment a table, queue, bucket or secret the function has no grant on", () => {
+    // Prepare
+    const { policies, resources } = read()
+
+    // Act
+    const ungranted = [...policies.values()].flatMap((p) =>
+      Object.entries(p.environment).flatMap(([variable, value]) =>
+        resources
+          .filter((r) => r.named === value && !reaches(p.statements, r.arn))
+          .map((r) => `${p.name} ${variable} (${r.id})`),
+      ),
+    )
+
+    // Assess
+    expect(policies.size).toBe(20)
+    expect(ungranted).toEqual([])
+  })
+
+  it('grants the table to each function for what the store sends only: never Scan, DescribeTable or a stream read of the table', () => {
+    // Prepare
+    const { policies } = read()
+
+    for (const p of policies.values()) {
+      // Act
+      const onTable = p.statements.filter((s) =>
+        s.resources.some((r) => r === tableArn || r.startsWith(`${tableArn}/index/`)),
+      )
+
+      // Assess
+      for (const s of onTable)
+        expect(tableActions.readWrite, p.name).toEqual(expect.arrayContaining([...s.actions]))
+      for (const action of [
+        'dynamodb:Scan',
+        'dynamodb:DescribeTable',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+      ]) {
+        expect(isAllowed(p.statements, action, tableArn), `${p.name} may ${action} the table`).toBe(false)
+        expect(
+          isAllowed(p.statements, action, `${tableArn}/index/gsi1`),
+          `${p.name} may ${action} an index`,
+        ).toBe(false)
+      }
+    }
+    // The relay reads the table's stream, through its event source.
+    expect(
+      isAllowed(
+        policies.get('outbox-relay')?.statements ?? [],
+        'dynamodb:GetRecords',
+        `${tableArn}/stream/local`,
+      ),
+    ).toBe(true)
+  })
+
+  it('gives the exports bucket to the export worker (put) and the reports group (get) alone, and the content bucket to no function', () => {
+    // Prepare
+    const { policies } = read()
+    const exportObject = 'arn:aws:s3:::lms-exports/tenants/t1/exports/f.csv'
+    const packageObject = 'arn:aws:s3:::lms-content/tenants/t1/modules/m1/package.zip'
+
+    // Act
+    const onExports = [...policies.values()]
+      .filter((p) => Object.values(p.environment).includes('lms-exports'))
+      .map((p) => p.name)
+    const mayPut = [...policies.values()]
+      .filter((p) => isAllowed(p.statements, 's3:PutObject', exportObject))
+      .map((p) => p.name)
+    const mayGet = [...policies.values()]
+      .filter((p) => isAllowed(p.statements, 's3:GetObject', exportObject))
+      .map((p) => p.name)
+    const onContent = [...policies.values()].filter(
+      (p) =>
+        Object.values(p.environment).includes('lms-content') ||
+        ['s3:GetObject', 's3:PutObject'].some((a) => isAllowed(p.statements, a, packageObject)),
+    )
+
+    // Assess
+    expect(onExports.sort()).toEqual(['exports-worker', 'reports'])
+    expect(mayPut).toEqual(['exports-worker'])
+    expect(mayGet).toEqual(['reports'])
+    expect(onContent).toEqual([])
+  })
+
+  it('lets the queue senders send only, and the secret readers read the value only', () => {
+    // Prepare
+    const { policies } = read()
+
+    // Act
+    const extra = [...policies.values()].flatMap((p) =>
+      ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'secretsmanager:DescribeSecret']
+        .filter((action) =>
+          p.statements.some(
+            (s) =>
+              s.actions.includes(action) &&
+              // The event source mapping reads its own queue with the worker's role.
+              !s.actions.includes('sqs:ReceiveMessage'),
+          ),
+        )
+        .map((action) => `${p.name} ${action}`),
+    )
+
+    // Assess
+    expect(extra).toEqual([])
   })
 })
