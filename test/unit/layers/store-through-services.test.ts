@@ -28,6 +28,8 @@ const allowed: Readonly<Record<string, string>> = {
     'infrastructure: creates the table, queues and buckets from the declared schema',
   'local/stores.ts -> shared/store/core/index-projections.ts':
     'infrastructure: the indexes’ projections when creating the table',
+  'local/iam/local-iam-check.ts -> shared/store/core/table-schema.ts':
+    'infrastructure: the local resource names the template’s references resolve to',
   'local/start.ts -> shared/store/core/table-schema.ts':
     'infrastructure: the bucket names it hands to the handlers’ environment',
   'local/stream-poller.ts -> shared/store/outbox/outbox-store.ts':
