@@ -560,7 +560,7 @@ describe('JWKS', () => {
     const { getKeyRing, getToolKeys } = await import('../../shared/store/lti/lti-keys-store.ts')
     const ring = await getKeyRing(t.tenant)
     const [stored] = await getToolKeys(t.tenant, [ring?.currentKid ?? ''])
-    expect(stored?.sealedPrivateJwk).toMatch(/^v2\./)
+    expect(stored?.sealedPrivateJwk).toMatch(/^v3\.k[0-9]+\./)
     expect(stored?.sealedPrivateJwk).not.toContain('"d"')
   })
 })
