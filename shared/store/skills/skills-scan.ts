@@ -1,6 +1,7 @@
 /**
- * How the skills items are read by key prefix, and the tenant-wide reads of per-person skills items (held skills `USKILL#<userId>#…`, role holdings
- * `UROLE#<userId>#…`) that the status-filtered matrix makes. On 10,000 people they are tens of
+ * How the skills items are read by key prefix, and the tenant-wide reads of per-person items (users
+ * `USER#<userId>`, skills summaries `USKILLSUM#<userId>`) that the status-filtered matrix makes, and
+ * of held skills and holdings that the summaries' backfill makes. On 10,000 people they are many
  * 1 MB pages: read one after another, as one Query, they took longer than the request may. They are
  * read instead as 16 Queries side by side, one per first hex digit of the user id (user ids are
  * UUIDs), the first and last ranges open-ended so that any other id is read too.
@@ -34,6 +35,7 @@ export function prefixSegmentsParams(
   tenant: TenantContext,
   prefix: string,
   filter?: Condition,
+  project?: readonly string[],
 ): Omit<QueryCommandInput, 'TableName'>[] {
   return [...HEX].map((digit, i) => {
     const low = i === 0 ? prefix : `${prefix}${digit}`
@@ -41,6 +43,7 @@ export function prefixSegmentsParams(
     return queryExpression({
       key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.between('sk', low, high)),
       ...(filter ? { filter } : {}),
+      ...(project ? { project } : {}),
     })
   })
 }
@@ -50,8 +53,9 @@ export async function queryPrefixInSegments(
   tenant: TenantContext,
   prefix: string,
   filter?: Condition,
+  project?: readonly string[],
 ): Promise<Item[]> {
-  const pages = await mapLimit(prefixSegmentsParams(tenant, prefix, filter), 16, (p) => queryAll(p))
+  const pages = await mapLimit(prefixSegmentsParams(tenant, prefix, filter, project), 16, (p) => queryAll(p))
   return pages.flat()
 }
 

@@ -48,6 +48,14 @@ describe('the status matrix’s tenant-wide reads (16 Queries side by side)', ()
       ).toBe(false)
     }
   })
+
+  it('keeps held skills and skills summaries apart, though one prefix begins the other', () => {
+    const held = ranges('USKILL#')
+    const summaries = ranges('USKILLSUM#')
+    expect(held.some((r) => inRange('USKILLSUM#0a', r))).toBe(false)
+    expect(summaries.some((r) => inRange('USKILL#0a#s1', r))).toBe(false)
+    expect(summaries.filter((r) => inRange('USKILLSUM#0a', r))).toHaveLength(1)
+  })
 })
 
 describe('the skills items read by key prefix', () => {
