@@ -210,10 +210,9 @@ export async function holdingsOfUser(tenant: TenantContext, userId: string): Pro
   return (await queryAll(holdingsOfUserParams(tenant, userId))).map(toHolding)
 }
 
-/** The ids of every person who holds a role (the summaries' backfill), in 16 key ranges. */
-export async function peopleHoldingRoles(tenant: TenantContext): Promise<Set<string>> {
-  const items = await queryPrefixInSegments(tenant, keys.roleHoldingPrefix, undefined, ['user_id'])
-  return new Set(items.map((i) => String(i.user_id)))
+/** Every holding of the tenant, strongly consistent, in 16 key ranges: the summaries' backfill. */
+export async function allHoldings(tenant: TenantContext): Promise<RoleHolding[]> {
+  return (await queryPrefixInSegments(tenant, keys.roleHoldingPrefix, { consistent: true })).map(toHolding)
 }
 
 export function holdersOfRoleParams(tenant: TenantContext, roleId: string) {

@@ -113,6 +113,14 @@ export function summaryRoleStep(
  * The summary written whole, only if it is still as read (`version`), or still absent: the
  * backfill's write, which no holding or held-skill write may have overtaken.
  */
+export function replaceSummaryStep(
+  tenant: TenantContext,
+  summary: SkillSummary,
+  versionRead: number | undefined,
+): Step<'stale'> {
+  return { item: { Put: replaceSummaryParams(tenant, summary, versionRead) }, refusal: 'stale' }
+}
+
 export function replaceSummaryParams(
   tenant: TenantContext,
   summary: SkillSummary,
@@ -150,6 +158,13 @@ export async function getSkillSummary(
 /** Every summary of the tenant, in 16 key ranges side by side (skills-scan.ts). */
 export async function allSkillSummaries(tenant: TenantContext): Promise<SkillSummary[]> {
   return (await queryPrefixInSegments(tenant, keys.skillSummaryPrefix)).map((i) => toSkillSummary(i).summary)
+}
+
+/** Every summary with its version, strongly consistent: what the backfill conditions its writes on. */
+export async function allStoredSummaries(tenant: TenantContext): Promise<StoredSummary[]> {
+  return (await queryPrefixInSegments(tenant, keys.skillSummaryPrefix, { consistent: true })).map(
+    toSkillSummary,
+  )
 }
 
 /** The summaries of these people (those who have one), by key. */

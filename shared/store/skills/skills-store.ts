@@ -172,10 +172,9 @@ export async function heldSkillsOfUser(tenant: TenantContext, userId: string): P
   return (await queryAll(heldSkillsOfUserParams(tenant, userId))).map(toHeld)
 }
 
-/** The ids of every person who holds a skill (the summaries' backfill), in 16 key ranges. */
-export async function peopleWithHeldSkills(tenant: TenantContext): Promise<Set<string>> {
-  const items = await queryPrefixInSegments(tenant, keys.heldSkillPrefix, undefined, ['user_id'])
-  return new Set(items.map((i) => String(i.user_id)))
+/** Every held skill of the tenant, strongly consistent, in 16 key ranges: the summaries' backfill. */
+export async function allHeldSkills(tenant: TenantContext): Promise<HeldSkill[]> {
+  return (await queryPrefixInSegments(tenant, keys.heldSkillPrefix, { consistent: true })).map(toHeld)
 }
 
 export async function getHeldSkill(
