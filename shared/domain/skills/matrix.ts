@@ -2,15 +2,9 @@
 import * as v from 'valibot'
 import { text, textRules } from '../text-rules.ts'
 import { requirementsOf, type JobRole } from './job-role.ts'
-import {
-  currentLevel,
-  isExpiring,
-  skillLocales,
-  type HeldSkill,
-  type Skill,
-  type SkillLevel,
-} from './skill.ts'
+import { currentLevel, isExpiring, skillLocales, type Skill, type SkillLevel } from './skill.ts'
 import { skillStatus, skillStatuses, type SkillStatus } from './status.ts'
+import type { HeldLevel } from './summary.ts'
 
 export const MAX_MATRIX_COLUMNS = 40
 /** A status filter looks at the first this many people only (`population_truncated`). */
@@ -126,7 +120,7 @@ export interface MatrixCell {
 export function cellsOf(
   columns: readonly Skill[],
   personRoles: readonly JobRole[],
-  held: ReadonlyMap<string, HeldSkill>,
+  held: ReadonlyMap<string, HeldLevel>,
   isVisible: (skillId: string) => boolean,
   now: string,
 ): MatrixCell[] {

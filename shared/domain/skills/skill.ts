@@ -53,7 +53,10 @@ export function localName(named: { name: string; nameFr: string | null }, locale
 }
 
 /** A held level counts only until `valid_until`; after it the person must earn it again. */
-export function currentLevel(held: HeldSkill | undefined, now: string): SkillLevel | null {
+export function currentLevel(
+  held: Pick<HeldSkill, 'level' | 'validUntil'> | undefined,
+  now: string,
+): SkillLevel | null {
   if (!held || held.level === null) return null
   if (held.validUntil !== null && held.validUntil <= now) return null
   return held.level

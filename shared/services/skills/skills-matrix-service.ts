@@ -6,7 +6,7 @@
 import { mapLimit } from '../../concurrency.ts'
 import { FeatureSwitchedOffError } from '../../domain/errors.ts'
 import { requireCapability } from '../../domain/plans/entitlements.ts'
-import type { JobRole, RoleHolding } from '../../domain/skills/job-role.ts'
+import type { JobRole } from '../../domain/skills/job-role.ts'
 import {
   cellsOf,
   matchingColumns,
@@ -17,17 +17,14 @@ import {
   type MatrixCell,
   type MatrixQuery,
 } from '../../domain/skills/matrix.ts'
-import { localName, type HeldSkill, type Skill } from '../../domain/skills/skill.ts'
+import { localName, type Skill } from '../../domain/skills/skill.ts'
+import type { HeldLevel, SkillSummary } from '../../domain/skills/summary.ts'
 import type { Tenant, TenantContext } from '../../domain/tenants/tenant.ts'
 import type { User } from '../../domain/users/user.ts'
 import { writeAudit } from '../../store/tenants/audit-store.ts'
-import {
-  allHoldings,
-  holdersOfRole,
-  holdingsOfUser,
-  listJobRoles,
-} from '../../store/skills/job-roles-store.ts'
-import { allHeldSkills, heldSkillsOfUser, listDomains, listSkills } from '../../store/skills/skills-store.ts'
+import { holdersOfRole, holdingsOfUser, listJobRoles } from '../../store/skills/job-roles-store.ts'
+import { allSkillSummaries, skillSummariesOf } from '../../store/skills/skill-summaries.ts'
+import { heldSkillsOfUser, listDomains, listSkills } from '../../store/skills/skills-store.ts'
 import { listUsers } from '../../store/users/users-list.ts'
 import { allUsersInSegments } from '../../store/skills/skills-scan.ts'
 import { batchGetUsers } from '../../store/users/users-store.ts'
@@ -125,20 +122,31 @@ async function populationPage(
   return { people: everyone.slice(page.offset, page.offset + page.limit), total: everyone.length }
 }
 
-interface PersonData {
-  readonly holdings: readonly RoleHolding[]
-  readonly held: readonly HeldSkill[]
-}
+type PersonData = Pick<SkillSummary, 'roleIds' | 'held'>
 
-function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>()
-  for (const item of items) {
-    const k = key(item)
-    const list = out.get(k)
-    if (list) list.push(item)
-    else out.set(k, [item])
-  }
-  return out
+const noSkills: PersonData = { roleIds: [], held: [] }
+
+/** Up to this many people, a status filter reads their summaries by key rather than the tenant's. */
+const SUMMARIES_BY_KEY_MAX = 500
+
+/**
+ * The skills summaries of the people a status filter looks at: by key when a group or role filter
+ * named few of them, else every summary of the tenant (16 ranges side by side).
+ */
+async function summariesFor(
+  tenant: TenantContext,
+  q: MatrixQuery,
+  people: Promise<readonly User[]>,
+): Promise<Map<string, SkillSummary>> {
+  const listed = populationPlan(q) === 'listed' ? await people : undefined
+  const summaries =
+    listed && listed.length <= SUMMARIES_BY_KEY_MAX
+      ? await skillSummariesOf(
+          tenant,
+          listed.map((u) => u.id),
+        )
+      : await allSkillSummaries(tenant)
+  return new Map(summaries.map((s) => [s.userId, s]))
 }
 
 export async function teamMatrix(
@@ -163,10 +171,8 @@ export async function teamMatrix(
   const columns = matched.slice(0, MAX_MATRIX_COLUMNS)
 
   const rowOf = (user: User, data: PersonData): MatrixRow => {
-    const personRoles = data.holdings
-      .flatMap((h) => roleById.get(h.jobRoleId) ?? [])
-      .filter((r) => r.isActive)
-    const held = new Map(data.held.map((h) => [h.skillId, h]))
+    const personRoles = data.roleIds.flatMap((id) => roleById.get(id) ?? []).filter((r) => r.isActive)
+    const held = new Map<string, HeldLevel>(data.held.map((h) => [h.skillId, h]))
     return {
       user: { id: user.id, firstName: user.firstName, lastName: user.lastName },
       jobRoles: personRoles.map((r) => r.name).sort((a, b) => a.localeCompare(b)),
@@ -178,21 +184,16 @@ export async function teamMatrix(
   let total: number
   let populationTruncated = false
   if (q.status) {
-    // The status of a row is only known once its cells are: read every holding and held skill of
-    // the tenant (16 Queries side by side each) and keep the rows with a wanted status, over the
-    // first 10,000 people.
-    const [people, holdings, held] = await Promise.all([
-      everyoneMatching(tenant, q),
-      allHoldings(tenant),
-      allHeldSkills(tenant),
-    ])
+    // The status of a row is only known once its cells are: each person's cells come from their
+    // skills summary (roles and levels held; requirements joined here from the roles), and the
+    // rows with a wanted status are kept, over the first 10,000 people.
+    const population = everyoneMatching(tenant, q)
+    const [people, summaries] = await Promise.all([population, summariesFor(tenant, q, population)])
     const { scanned, truncated } = statusScanWindow(people)
     populationTruncated = truncated
-    const holdingsBy = groupBy(holdings, (h) => h.userId)
-    const heldBy = groupBy(held, (h) => h.userId)
     const wanted = new Set(q.status)
     const kept = scanned
-      .map((u) => rowOf(u, { holdings: holdingsBy.get(u.id) ?? [], held: heldBy.get(u.id) ?? [] }))
+      .map((u) => rowOf(u, summaries.get(u.id) ?? noSkills))
       .filter((row) => row.cells.some((c) => c.status !== null && wanted.has(c.status)))
     total = kept.length
     rows = kept.slice(page.offset, page.offset + page.limit)
@@ -204,7 +205,7 @@ export async function teamMatrix(
         holdingsOfUser(tenant, u.id),
         heldSkillsOfUser(tenant, u.id),
       ])
-      return rowOf(u, { holdings, held })
+      return rowOf(u, { roleIds: holdings.map((h) => h.jobRoleId), held })
     })
   }
 

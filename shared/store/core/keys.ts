@@ -186,6 +186,9 @@ export const keys = {
   }),
   heldSkillPrefix: 'USKILL#',
   heldSkillsOfUserPrefix: (userId: string): string => `USKILL#${userId}#`,
+  /** A person's skills summary (roles held, levels held): what the matrix's status filter reads. */
+  skillSummary: (t: TenantContext, userId: string): Key => ({ pk: tp(t), sk: `USKILLSUM#${userId}` }),
+  skillSummaryPrefix: 'USKILLSUM#',
   jobRole: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `JOBROLE#${id}` }),
   jobRolePrefix: 'JOBROLE#',
   jobRoleName: (t: TenantContext, nameLower: string): Key => ({ pk: tp(t), sk: `JOBROLENAME#${nameLower}` }),

@@ -17,6 +17,7 @@ import { indexes, keys } from '../core/keys.ts'
 import { effectSteps } from '../outbox/outbox-items.ts'
 import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
 import { commit, type Step } from '../core/transaction.ts'
+import { seedSummaryRoles, summaryRoleStep } from './skill-summaries.ts'
 
 /**
  * `name_taken` (another role has the name, ignoring case), `stale` (the role or the holding
@@ -209,9 +210,9 @@ export async function holdingsOfUser(tenant: TenantContext, userId: string): Pro
   return (await queryAll(holdingsOfUserParams(tenant, userId))).map(toHolding)
 }
 
-/** Every holding of the tenant: who holds what, for the matrix. */
+/** Every holding of the tenant, strongly consistent, in 16 key ranges: the summaries' backfill. */
 export async function allHoldings(tenant: TenantContext): Promise<RoleHolding[]> {
-  return (await queryPrefixInSegments(tenant, keys.roleHoldingPrefix)).map(toHolding)
+  return (await queryPrefixInSegments(tenant, keys.roleHoldingPrefix, { consistent: true })).map(toHolding)
 }
 
 export function holdersOfRoleParams(tenant: TenantContext, roleId: string) {
@@ -238,8 +239,8 @@ export interface HoldingChange {
 
 /**
  * One holding's change as one transaction: the holding conditioned on its version (or absence),
- * the role's count when the person starts or stops holding it (a new holder needs the role
- * active), the user's existence, and the change's events.
+ * the role's count and the person's skills summary when the person starts or stops holding it (a
+ * new holder needs the role active), the user's existence, and the change's events.
  */
 export function holdingChangeSteps(tenant: TenantContext, c: HoldingChange): Step<JobRoleRefusal>[] {
   const key = keys.roleHolding(tenant, c.userId, c.jobRoleId)
@@ -269,6 +270,7 @@ export function holdingChangeSteps(tenant: TenantContext, c: HoldingChange): Ste
     delta === 0
       ? []
       : [
+          summaryRoleStep(tenant, c.userId, c.jobRoleId, delta > 0),
           {
             item: {
               Update: {
@@ -305,8 +307,8 @@ export async function changeHolding(tenant: TenantContext, c: HoldingChange): Pr
 }
 
 /**
- * Bulk-loads holdings into a tenant that has none: for benchmarks only. No condition, no count
- * (`holder_count` is not moved), no event.
+ * Bulk-loads holdings into a tenant that has none, with their summaries: for benchmarks only. No
+ * condition, no count (`holder_count` is not moved), no event.
  */
 export async function seedHoldings(tenant: TenantContext, holdings: readonly RoleHolding[]): Promise<void> {
   await batchPut(
@@ -322,4 +324,5 @@ export async function seedHoldings(tenant: TenantContext, holdings: readonly Rol
     })),
     16,
   )
+  await seedSummaryRoles(tenant, holdings)
 }

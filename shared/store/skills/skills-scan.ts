@@ -1,6 +1,7 @@
 /**
- * How the skills items are read by key prefix, and the tenant-wide reads of per-person skills items (held skills `USKILL#<userId>#…`, role holdings
- * `UROLE#<userId>#…`) that the status-filtered matrix makes. On 10,000 people they are tens of
+ * How the skills items are read by key prefix, and the tenant-wide reads of per-person items (users
+ * `USER#<userId>`, skills summaries `USKILLSUM#<userId>`) that the status-filtered matrix makes, and
+ * of summaries, held skills and holdings that the summaries' backfill makes. On 10,000 people they are many
  * 1 MB pages: read one after another, as one Query, they took longer than the request may. They are
  * read instead as 16 Queries side by side, one per first hex digit of the user id (user ids are
  * UUIDs), the first and last ranges open-ended so that any other id is read too.
@@ -29,19 +30,28 @@ const TOP = '\uffff'
 export const keyPrefix = (tenant: TenantContext, prefix: string): Condition =>
   cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.between('sk', prefix, `${prefix}${TOP}`))
 
+export interface SegmentsRead {
+  readonly filter?: Condition
+  /** Strongly consistent (the summaries' backfill): every write committed before is seen. */
+  readonly consistent?: boolean
+}
+
 /** The Queries of every item whose sort key starts with `prefix`, in 16 disjoint key ranges. */
 export function prefixSegmentsParams(
   tenant: TenantContext,
   prefix: string,
-  filter?: Condition,
+  { filter, consistent }: SegmentsRead = {},
 ): Omit<QueryCommandInput, 'TableName'>[] {
   return [...HEX].map((digit, i) => {
     const low = i === 0 ? prefix : `${prefix}${digit}`
     const high = i === HEX.length - 1 ? `${prefix}${TOP}` : `${prefix}${HEX[i + 1] ?? TOP}`
-    return queryExpression({
-      key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.between('sk', low, high)),
-      ...(filter ? { filter } : {}),
-    })
+    return {
+      ...queryExpression({
+        key: cond.and(cond.eq('pk', keys.tenantPartition(tenant)), cond.between('sk', low, high)),
+        ...(filter ? { filter } : {}),
+      }),
+      ...(consistent ? { ConsistentRead: true } : {}),
+    }
   })
 }
 
@@ -49,9 +59,9 @@ export function prefixSegmentsParams(
 export async function queryPrefixInSegments(
   tenant: TenantContext,
   prefix: string,
-  filter?: Condition,
+  read: SegmentsRead = {},
 ): Promise<Item[]> {
-  const pages = await mapLimit(prefixSegmentsParams(tenant, prefix, filter), 16, (p) => queryAll(p))
+  const pages = await mapLimit(prefixSegmentsParams(tenant, prefix, read), 16, (p) => queryAll(p))
   return pages.flat()
 }
 
@@ -64,5 +74,5 @@ export const userItemsOnly = cond.eq('type', 'user')
  * after another, and DynamoDB Local takes seconds a page from an index).
  */
 export async function allUsersInSegments(tenant: TenantContext): Promise<User[]> {
-  return (await queryPrefixInSegments(tenant, USER_PREFIX, userItemsOnly)).map(toUser)
+  return (await queryPrefixInSegments(tenant, USER_PREFIX, { filter: userItemsOnly })).map(toUser)
 }

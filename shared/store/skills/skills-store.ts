@@ -16,7 +16,8 @@ import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchPut, getItem, putItem, queryAll, updateItem, type Item } from '../core/db.ts'
 import { decodeItem, nullable, withDefault } from '../core/decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
-import { heldSkillStep } from './held-skill-items.ts'
+import { heldSkillStep, heldSkillSteps } from './held-skill-items.ts'
+import { seedSummaryLevels } from './skill-summaries.ts'
 import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
 import { keys } from '../core/keys.ts'
 import { effectSteps } from '../outbox/outbox-items.ts'
@@ -171,9 +172,9 @@ export async function heldSkillsOfUser(tenant: TenantContext, userId: string): P
   return (await queryAll(heldSkillsOfUserParams(tenant, userId))).map(toHeld)
 }
 
-/** Every held skill of the tenant, in person order: what the status-filtered matrix scans. */
+/** Every held skill of the tenant, strongly consistent, in 16 key ranges: the summaries' backfill. */
 export async function allHeldSkills(tenant: TenantContext): Promise<HeldSkill[]> {
-  return (await queryPrefixInSegments(tenant, keys.heldSkillPrefix)).map(toHeld)
+  return (await queryPrefixInSegments(tenant, keys.heldSkillPrefix, { consistent: true })).map(toHeld)
 }
 
 export async function getHeldSkill(
@@ -193,7 +194,7 @@ export function saveHeldSkillSteps(
   tenant: TenantContext,
   change: { readonly before: HeldSkill | undefined; readonly after: HeldSkill; readonly effects: Effects },
 ): Step<SkillRefusal>[] {
-  return [heldSkillStep(tenant, change), ...effectSteps(tenant, change.effects)]
+  return [...heldSkillSteps(tenant, [change]), ...effectSteps(tenant, change.effects)]
 }
 
 /** @throws WriteRefused<SkillRefusal>: `stale` */
@@ -204,10 +205,14 @@ export async function saveHeldSkill(
   await commit(saveHeldSkillSteps(tenant, change))
 }
 
-/** Bulk-loads held skills into a tenant that has none: for benchmarks only (no condition, no event). */
+/**
+ * Bulk-loads held skills into a tenant that has none, with their summaries: for benchmarks only
+ * (no condition, no event).
+ */
 export async function seedHeldSkills(tenant: TenantContext, held: readonly HeldSkill[]): Promise<void> {
   await batchPut(
     held.map((h) => heldSkillStep(tenant, { before: undefined, after: h }).item.Put?.Item ?? {}),
     16,
   )
+  await seedSummaryLevels(tenant, held)
 }

@@ -48,6 +48,14 @@ describe('the status matrix’s tenant-wide reads (16 Queries side by side)', ()
       ).toBe(false)
     }
   })
+
+  it('keeps held skills and skills summaries apart, though one prefix begins the other', () => {
+    const held = ranges('USKILL#')
+    const summaries = ranges('USKILLSUM#')
+    expect(held.some((r) => inRange('USKILLSUM#0a', r))).toBe(false)
+    expect(summaries.some((r) => inRange('USKILL#0a#s1', r))).toBe(false)
+    expect(summaries.filter((r) => inRange('USKILLSUM#0a', r))).toHaveLength(1)
+  })
 })
 
 describe('the skills items read by key prefix', () => {
@@ -68,11 +76,19 @@ describe('the skills items read by key prefix', () => {
 
 describe('every user for the status matrix', () => {
   it('reads the user items of the USER# ranges, not their group edges', () => {
-    const params = prefixSegmentsParams(tenant, 'USER#', userItemsOnly)
+    const params = prefixSegmentsParams(tenant, 'USER#', { filter: userItemsOnly })
     expect(params).toHaveLength(16)
     for (const p of params) {
       expect(p.FilterExpression).toBeDefined()
       expect(Object.values(p.ExpressionAttributeValues ?? {})).toContain('user')
+      expect(p.ConsistentRead).toBeUndefined()
     }
+  })
+})
+
+describe('the summaries’ backfill', () => {
+  it('reads every range strongly consistent, so a write committed before the read is seen', () => {
+    const params = prefixSegmentsParams(tenant, 'USKILLSUM#', { consistent: true })
+    expect(params.map((p) => p.ConsistentRead)).toEqual(Array.from({ length: 16 }, () => true))
   })
 })
