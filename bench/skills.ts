@@ -6,7 +6,7 @@
  *
  * `npx tsx bench/skills.ts [people] [--data DIR]`: a smaller population to try things out; with
  * `--data` the seeded table is kept in DIR and reused by the next run with the same DIR (seeding
- * 10,000 people takes minutes). A table kept before the skills summaries existed (0028) gets them
+ * 10,000 people takes minutes). A table kept before the skills summaries existed (0032) gets them
  * from the backfill first, which is timed and reported.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'

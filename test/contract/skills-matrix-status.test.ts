@@ -1,5 +1,5 @@
 /**
- * The matrix's status filter reads each person's skills summary (docs/decisions/0028): these tests
+ * The matrix's status filter reads each person's skills summary (docs/decisions/0032): these tests
  * change what a status depends on, through each channel that can change it, and read the filter
  * back over HTTP right after.
  */

@@ -1,7 +1,7 @@
 /**
  * Holdings and held skills written before the skills summaries existed have none: the matrix's
  * status filter does not see those people until the backfill has built their summaries from the
- * items (docs/decisions/0028). The backfill is idempotent and loses no change that lands while it
+ * items (docs/decisions/0032). The backfill is idempotent and loses no change that lands while it
  * runs.
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb'

@@ -1,7 +1,7 @@
 /**
  * A person's skills summary: the roles they hold and, per held skill, what a matrix cell shows of
  * it. It holds no requirement and no status: those follow from the roles' requirements, the skills'
- * activity and the clock, which are joined when the summary is read (docs/decisions/0028), so a
+ * activity and the clock, which are joined when the summary is read (docs/decisions/0032), so a
  * change of a role or a skill never has to reach every holder's summary.
  */
 import type { RoleHolding } from './job-role.ts'

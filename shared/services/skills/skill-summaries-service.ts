@@ -6,7 +6,7 @@
  * since it was read (or it is still absent). Every holding or held-skill write moves that version in
  * its own transaction, so one landing after the summary was read refuses the write, and that person
  * is then read again on their own. To run once per tenant after the release that maintains
- * summaries is fully deployed (docs/decisions/0028).
+ * summaries is fully deployed (docs/decisions/0032).
  */
 import { mapLimit } from '../../concurrency.ts'
 import { sameSummary, summaryOf, type SkillSummary } from '../../domain/skills/summary.ts'

@@ -5,7 +5,7 @@
  * or take a role id, set a skill's attribute) while the holding's or held skill's own condition
  * guarantees the change is made against the state it was decided from; `version` moves with each,
  * so the backfill can rewrite a summary whole only if no such write came in between.
- * docs/decisions/0028-skills-summary.md.
+ * docs/decisions/0032-skills-summary.md.
  */
 import * as v from 'valibot'
 import { mapLimit } from '../../concurrency.ts'
