@@ -24,7 +24,7 @@ describe('Webhooks: endpoints and secrets', () => {
     const stored = await getEndpoint(t.tenant, first.endpoint.id)
     expect(first.secret).toMatch(/^whsec_/)
     expect(stored?.sealedSecret).not.toContain(first.secret)
-    expect(stored?.sealedSecret.startsWith('v2.')).toBe(true)
+    expect(stored?.sealedSecret.startsWith('v3.')).toBe(true)
     await deleteEndpoint(t.tenant, first.endpoint.id)
     expect((await getEndpoint(t.tenant, first.endpoint.id))?.sealedSecret).toBe('')
     const again = await createEndpoint(t.tenant, 'https://127.0.0.1:9/hook', ['user.created'])

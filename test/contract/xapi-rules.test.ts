@@ -317,7 +317,7 @@ describe('xAPI rules: the connection secret', () => {
     expect(raw).not.toContain(Buffer.from(secret).toString('base64'))
     expect(raw).not.toContain(Buffer.from(`lrs-key:${secret}`).toString('base64'))
     const sealed = String(item?.sealed_secret)
-    expect(sealed.startsWith('v2.')).toBe(true)
+    expect(sealed.startsWith('v3.')).toBe(true)
     expect(await open(sealed, recordStoreSecretOf(t.tenant, String(item?.id)))).toBe(secret)
     expect(afterDisconnect).toBeUndefined()
   })
