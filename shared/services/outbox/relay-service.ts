@@ -104,30 +104,29 @@ const SWEEP_CONCURRENCY = 4
 
 /**
  * Relays items still pending after `outboxSweepAfterMs`, oldest first, up to `limit` a sweep.
- * @returns those relayed, and how many failed (left pending for the next sweep)
+ * @returns how long the longest-waiting of them had waited since it was saved, in whole seconds
+ *   (the outbox's lag; undefined when none was pending that long), those relayed, and how many
+ *   failed (left pending for the next sweep)
  */
 export async function sweep(
   now = Date.now(),
   limit = 100,
-): Promise<{ relayed: OutboxEntry[]; failed: number }> {
+): Promise<{ lagSeconds: number | undefined; relayed: OutboxEntry[]; failed: number }> {
   const before = new Date(now - config.outboxSweepAfterMs).toISOString()
   const { readable, unreadable } = await listPending(before, limit)
   // Left pending (and reported every sweep) until it is repaired or expires with the outbox.
   for (const err of unreadable) log('error', 'unreadable outbox item not relayed', errorFields(err))
+  const lagSeconds = lagOf(readable, now)
   const failed = new Set(await relayAll(readable, SWEEP_CONCURRENCY))
-  return { relayed: readable.filter((_, i) => !failed.has(i)), failed: failed.size }
+  return { lagSeconds, relayed: readable.filter((_, i) => !failed.has(i)), failed: failed.size }
 }
 
 /**
- * How long the longest-waiting of the (first `limit`) items still pending has waited since it was
- * saved, in whole seconds: the outbox's lag. The pending index is ordered by event time, which
- * `--at` can set in the past, so an event's wait is read from its save time, not from the order.
- * @returns undefined when nothing is pending
+ * The longest wait among `pending` since each was saved. The pending index is ordered by event
+ * time, which `--at` can set in the past, so an event's wait is read from its save time.
  */
-export async function oldestPendingAgeSeconds(now = Date.now(), limit = 100): Promise<number | undefined> {
-  const { readable } = await listPending(new Date(now).toISOString(), limit)
-  if (readable.length === 0) return undefined
+function lagOf(pending: readonly OutboxEntry[], now: number): number | undefined {
+  if (pending.length === 0) return undefined
   const savedAt = (e: OutboxEntry) => Date.parse(e.kind === 'event' ? e.recordedAt : e.notification.createdAt)
-  const oldest = Math.min(...readable.map(savedAt))
-  return Math.max(0, Math.floor((now - oldest) / 1000))
+  return Math.max(0, Math.floor((now - Math.min(...pending.map(savedAt))) / 1000))
 }

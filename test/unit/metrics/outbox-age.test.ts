@@ -1,14 +1,15 @@
 /**
- * The outbox's lag as the sweeper reports it (functions/workers/outbox-sweeper): before relaying,
- * one EMF line with the age of the oldest pending event, read from when it was saved; nothing when
+ * The outbox's lag as the sweeper reports it (functions/workers/outbox-sweeper): from the read it
+ * relays, one EMF line with the age of the oldest pending event, read from when it was saved; nothing when
  * no event is pending. Fault injection: the stream relay of a running stack would take the pending
  * event away before a sweep could see it, so the table is mocked with one that waits.
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { mockClient } from 'aws-sdk-client-mock'
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { documents } from '../../../shared/aws/dynamodb.ts'
 import { handler as sweeper } from '../../../functions/workers/outbox-sweeper/handler.ts'
+import { captureStdout } from '../../helpers/stdout-lines.ts'
 
 vi.mock('../../../shared/config.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../shared/config.ts')>()
@@ -16,19 +17,12 @@ vi.mock('../../../shared/config.ts', async (importOriginal) => {
 })
 
 const table = mockClient(documents)
-let stdout: MockInstance<typeof process.stdout.write>
-beforeEach(() => {
-  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
-})
+const { jsonLines } = captureStdout()
 afterEach(() => {
-  stdout.mockRestore()
   table.reset()
 })
 
-const metricLines = () =>
-  stdout.mock.calls
-    .map(([chunk]) => JSON.parse(String(chunk)) as Record<string, unknown>)
-    .filter((line) => '_aws' in line)
+const metricLines = () => jsonLines().filter((line) => '_aws' in line)
 
 /** An outbox event as the store writes it, saved `savedMinutesAgo` minutes ago. */
 function pendingEvent(savedMinutesAgo: number) {
@@ -49,10 +43,9 @@ function pendingEvent(savedMinutesAgo: number) {
 
 describe('Handler: outbox sweeper, the outbox age metric', () => {
   it('writes the age of the oldest pending event in seconds, then relays it and counts the enrollment', async () => {
-    // Prepare: one event waiting 12 minutes (the pending index, queried twice), no tenant left
+    // Prepare: one event waiting 12 minutes (the pending index, read once), no tenant left
     table
       .on(QueryCommand)
-      .resolvesOnce({ Items: [pendingEvent(12)] })
       .resolvesOnce({ Items: [pendingEvent(12)] })
       .resolves({ Items: [] })
     table.on(GetCommand).resolves({})
