@@ -4,9 +4,10 @@
  * and an EMF line that CloudWatch turns into the Requests metric by route and status. The users
  * route group runs in-process against the test stack's store, its stdout captured.
  */
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { handler } from '../../functions/users/handler.ts'
 import { httpEvent, lambdaContext } from '../../local/lambda-event.ts'
+import { captureStdout } from '../helpers/stdout-lines.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
 // The test stack runs silent; these tests read the lines a deployed function writes.
@@ -15,20 +16,8 @@ vi.mock('../../shared/config.ts', async (importOriginal) => {
   return { ...actual, config: { ...actual.config, logLevel: 'info', metricsNamespace: 'lms/test' } }
 })
 
-let stdout: MockInstance<typeof process.stdout.write>
-beforeEach(() => {
-  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
-})
-afterEach(() => {
-  stdout.mockRestore()
-})
-
-function jsonLines(): Record<string, unknown>[] {
-  return stdout.mock.calls
-    .map(([chunk]) => String(chunk))
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-}
+const stdout = captureStdout()
+const { jsonLines } = stdout
 
 /** One request to this process's users Lambda, as API Gateway would invoke it. */
 async function request(host: string, url: string, key: string, lambdaRequestId: string) {
@@ -49,7 +38,7 @@ describe('Request log and metrics: one request', () => {
     // Prepare
     const t = await newTenant()
     const host = `${t.slug}.localhost`
-    stdout.mockClear()
+    stdout.clear()
 
     // Act: the container's first request, a second one, and one refused
     const first = await request(host, '/api/v1/users', t.adminKey, 'lambda-req-1')

@@ -3,9 +3,10 @@
  * Logs reads as the embedded metric format specification says: the `_aws` block names the
  * namespace, one dimension set and each metric with its unit; the values sit at the top level.
  */
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { emfObject, putMetrics } from '../../../shared/metrics/emf.ts'
 import { attemptOutcomeOf, countRelayedEvents } from '../../../shared/metrics/app-metrics.ts'
+import { captureStdout } from '../../helpers/stdout-lines.ts'
 
 // The unit project runs silent; these tests read the lines a deployed function writes.
 vi.mock('../../../shared/config.ts', async (importOriginal) => {
@@ -13,16 +14,8 @@ vi.mock('../../../shared/config.ts', async (importOriginal) => {
   return { ...actual, config: { ...actual.config, logLevel: 'info', metricsNamespace: 'lms/test' } }
 })
 
-let stdout: MockInstance<typeof process.stdout.write>
-beforeEach(() => {
-  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
-})
-afterEach(() => {
-  stdout.mockRestore()
-})
-
-const written = (): Record<string, unknown>[] =>
-  stdout.mock.calls.map(([chunk]) => JSON.parse(String(chunk)) as Record<string, unknown>)
+const stdout = captureStdout()
+const written = stdout.jsonLines
 
 describe('Function: emfObject', () => {
   it('declares the namespace, the dimension set and each metric, and carries their values at the top level', () => {
@@ -70,8 +63,8 @@ describe('Function: putMetrics', () => {
     putMetrics({ metrics: [{ name: 'ExportRows', unit: 'Count', value: 42 }] }, 5)
 
     // Assess
-    expect(stdout).toHaveBeenCalledTimes(1)
-    const chunk = String(stdout.mock.calls[0]?.[0])
+    expect(stdout.chunks()).toHaveLength(1)
+    const chunk = stdout.chunks()[0] ?? ''
     expect(chunk.endsWith('\n')).toBe(true)
     expect(chunk.trim().split('\n')).toHaveLength(1)
     expect(written()[0]).toMatchObject({
@@ -82,7 +75,7 @@ describe('Function: putMetrics', () => {
 
   it('writes nothing when there is no metric to write', () => {
     putMetrics({ metrics: [] })
-    expect(stdout).not.toHaveBeenCalled()
+    expect(stdout.chunks()).toEqual([])
   })
 })
 
