@@ -5,19 +5,21 @@
  */
 import * as v from 'valibot'
 import { courseCountsMove } from '../../domain/courses/course-counts.ts'
-import {
-  courseStatuses,
-  defaultSettings,
-  type Course,
-  type CourseSettings,
-} from '../../domain/courses/course.ts'
+import { courseStatuses, defaultSettings, type Course } from '../../domain/courses/course.ts'
 import { moduleTypes, type Module } from '../../domain/courses/module.ts'
 import { noEffects, type Effects } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchGet, getItem, queryAll, type Item } from '../core/db.ts'
-import { decodeItem, nullable, unlessEmpty, withDefault } from '../core/decode.ts'
+import { decodeItem, withDefault } from '../core/decode.ts'
 import {
-  attributeChange,
+  defineEntity,
+  field,
+  mapField,
+  optionalField,
+  optionalMapField,
+  sparseField,
+} from '../core/entity.ts'
+import {
   cond,
   conditionExpression,
   isEmptyUpdate,
@@ -43,132 +45,85 @@ export interface CourseGuards {
   readonly courseCap: number | null
 }
 
-const SettingsItem = v.object({
-  requires_approval: withDefault(v.boolean(), false),
-  seat_limit: nullable(v.number()),
-  waitlist: withDefault(v.boolean(), false),
-  enrollment_opens_at: nullable(v.string()),
-  enrollment_closes_at: nullable(v.string()),
-  prerequisites: withDefault(v.array(v.string()), []),
-  language: withDefault(v.string(), defaultSettings.language),
-  certificate_validity_days: nullable(v.number()),
-  ceu: withDefault(v.number(), 0),
-  requires_session_selection: withDefault(v.boolean(), false),
-  access_days: nullable(v.number()),
-  grants_skill: nullable(v.object({ skill_id: v.string(), level: v.picklist(skillLevels) })),
-})
-
-const CourseItem = v.object({
-  id: v.string(),
-  title: v.string(),
-  description: nullable(v.string()),
-  short_description: withDefault(v.string(), ''),
-  status: v.picklist(courseStatuses),
-  category_id: nullable(v.string()),
-  estimated_minutes: withDefault(v.number(), 0),
-  current_version_id: nullable(v.string()),
-  published_at: nullable(v.string()),
-  created_at: v.string(),
-  updated_at: v.string(),
-  enrollment_count: withDefault(v.number(), 0),
-  module_count: withDefault(v.number(), 0),
-  seats_taken: withDefault(v.number(), 0),
-  // Older items may lack the map: it reads as every setting's default.
-  settings: withDefault(SettingsItem, v.parse(SettingsItem, {})),
-})
-
-/** @throws MalformedItem when the item is not a course */
-export function courseFromItem(item: Item): Course {
-  const i = decodeItem('course', CourseItem, item)
-  const s = i.settings
-  return {
-    id: i.id,
-    title: i.title,
-    description: i.description,
-    shortDescription: i.short_description,
-    status: i.status,
-    categoryId: i.category_id,
-    estimatedMinutes: i.estimated_minutes,
-    currentVersionId: i.current_version_id,
-    publishedAt: i.published_at,
-    createdAt: i.created_at,
-    updatedAt: i.updated_at,
-    enrollmentCount: i.enrollment_count,
-    moduleCount: i.module_count,
-    seatsTaken: i.seats_taken,
-    settings: {
-      requiresApproval: s.requires_approval,
-      seatLimit: s.seat_limit,
-      waitlist: s.waitlist,
-      enrollmentOpensAt: s.enrollment_opens_at,
-      enrollmentClosesAt: s.enrollment_closes_at,
-      prerequisites: s.prerequisites,
-      language: s.language,
-      certificateValidityDays: s.certificate_validity_days,
-      ceu: s.ceu,
-      requiresSessionSelection: s.requires_session_selection,
-      accessDays: s.access_days,
-      grantsSkill: s.grants_skill ? { skillId: s.grants_skill.skill_id, level: s.grants_skill.level } : null,
-    },
-  }
-}
-
-/**
- * Empty settings and attributes are not stored (unlessEmpty): every enrollment and module append
- * rewrites the course in gsi1-3, and a course of a short description then stays under 1 KB with
- * its index entries (decision 0014, addendum 3). A change that empties one removes it
- * (saveCourseSteps); `settings` is always rewritten whole.
- */
-function settingsAttributes(s: CourseSettings): Item {
-  return {
-    requires_approval: unlessEmpty(s.requiresApproval, !s.requiresApproval),
-    seat_limit: unlessEmpty(s.seatLimit),
-    waitlist: unlessEmpty(s.waitlist, !s.waitlist),
-    enrollment_opens_at: unlessEmpty(s.enrollmentOpensAt),
-    enrollment_closes_at: unlessEmpty(s.enrollmentClosesAt),
-    prerequisites: unlessEmpty([...s.prerequisites], s.prerequisites.length === 0),
-    language: s.language,
-    certificate_validity_days: unlessEmpty(s.certificateValidityDays),
-    ceu: unlessEmpty(s.ceu, s.ceu === 0),
-    requires_session_selection: unlessEmpty(s.requiresSessionSelection, !s.requiresSessionSelection),
-    access_days: unlessEmpty(s.accessDays),
-    grants_skill: unlessEmpty(
-      s.grantsSkill && { skill_id: s.grantsSkill.skillId, level: s.grantsSkill.level },
-    ),
-  }
-}
-
-/** What a course change may set: the enrollment and module counts move in their own writes. */
-function editableAttributes(c: Course): Item {
-  return {
-    title: c.title,
-    description: unlessEmpty(c.description),
-    short_description: unlessEmpty(c.shortDescription, c.shortDescription === ''),
-    status: c.status,
-    category_id: unlessEmpty(c.categoryId),
-    estimated_minutes: unlessEmpty(c.estimatedMinutes, c.estimatedMinutes === 0),
-    published_at: unlessEmpty(c.publishedAt),
-    settings: settingsAttributes(c.settings),
-  }
+const settingsFields = {
+  requiresApproval: sparseField('requires_approval', v.boolean(), false),
+  seatLimit: optionalField('seat_limit', v.number()),
+  waitlist: sparseField('waitlist', v.boolean(), false),
+  enrollmentOpensAt: optionalField('enrollment_opens_at', v.string()),
+  enrollmentClosesAt: optionalField('enrollment_closes_at', v.string()),
+  prerequisites: sparseField('prerequisites', v.pipe(v.array(v.string()), v.readonly()), []),
+  language: field('language', withDefault(v.string(), defaultSettings.language)),
+  certificateValidityDays: optionalField('certificate_validity_days', v.number()),
+  ceu: sparseField('ceu', v.number(), 0),
+  requiresSessionSelection: sparseField('requires_session_selection', v.boolean(), false),
+  accessDays: optionalField('access_days', v.number()),
+  grantsSkill: optionalMapField('grants_skill', {
+    skillId: field('skill_id', v.string()),
+    level: field('level', v.picklist(skillLevels)),
+  }),
 }
 
 /** The listing's search matches title and description ignoring case. */
 const searchText = (c: Pick<Course, 'title' | 'description'>) =>
   `${c.title}\n${c.description ?? ''}`.toLowerCase()
 
-/** gsi1..3 of courses: the tenant's courses by created_at, title and updated_at. */
-function derivedAttributes(tenant: TenantContext, c: Course): Item {
-  const pk = keys.coursesIndexPk(tenant)
-  return {
-    search_text: searchText(c),
-    [indexes.gsi1.pk]: pk,
-    [indexes.gsi1.sk]: keys.sortKey(c.createdAt, c.id),
-    [indexes.gsi2.pk]: pk,
-    [indexes.gsi2.sk]: keys.sortKey(c.title.toLowerCase(), c.id),
-    [indexes.gsi3.pk]: pk,
-    [indexes.gsi3.sk]: keys.sortKey(c.updatedAt, c.id),
-  }
-}
+/**
+ * Empty settings and attributes are not stored (sparse and optional fields): every enrollment and
+ * module append rewrites the course in gsi1-3, and a course of a short description then stays under
+ * 1 KB with its index entries (decision 0014, addendum 3). `settings` is always rewritten whole.
+ * gsi1..3 hold the tenant's courses by created_at, title and updated_at.
+ */
+const courseEntity = defineEntity(
+  'course',
+  {
+    id: field('id', v.string()),
+    title: field('title', v.string()),
+    description: optionalField('description', v.string()),
+    shortDescription: sparseField('short_description', v.string(), ''),
+    status: field('status', v.picklist(courseStatuses)),
+    categoryId: optionalField('category_id', v.string()),
+    estimatedMinutes: sparseField('estimated_minutes', v.number(), 0),
+    currentVersionId: optionalField('current_version_id', v.string()),
+    publishedAt: optionalField('published_at', v.string()),
+    createdAt: field('created_at', v.string()),
+    updatedAt: field('updated_at', v.string()),
+    // Stored though zero: the seat and module-order conditions compare them.
+    enrollmentCount: field('enrollment_count', withDefault(v.number(), 0)),
+    moduleCount: field('module_count', withDefault(v.number(), 0)),
+    seatsTaken: field('seats_taken', withDefault(v.number(), 0)),
+    settings: mapField('settings', settingsFields),
+  },
+  {
+    key: (tenant: TenantContext, c) => keys.course(tenant, c.id),
+    derived: (tenant, c) => {
+      const pk = keys.coursesIndexPk(tenant)
+      return {
+        search_text: searchText(c),
+        [indexes.gsi1.pk]: pk,
+        [indexes.gsi1.sk]: keys.sortKey(c.createdAt, c.id),
+        [indexes.gsi2.pk]: pk,
+        [indexes.gsi2.sk]: keys.sortKey(c.title.toLowerCase(), c.id),
+        [indexes.gsi3.pk]: pk,
+        [indexes.gsi3.sk]: keys.sortKey(c.updatedAt, c.id),
+      }
+    },
+  },
+)
+
+/** What a course change may set: the enrollment and module counts move in their own writes. */
+const editableFields = [
+  'title',
+  'description',
+  'shortDescription',
+  'status',
+  'categoryId',
+  'estimatedMinutes',
+  'publishedAt',
+  'settings',
+] as const
+
+/** @throws MalformedItem when the item is not a course */
+export const courseFromItem = (item: Item): Course => courseEntity.decode(item)
 
 /**
  * The counters' side of a status change; a publish under a cap is conditioned on a free active
@@ -256,21 +211,8 @@ export function insertCourseSteps(
     {
       item: {
         Put: {
-          Item: {
-            ...keys.course(tenant, course.id),
-            type: 'course',
-            id: course.id,
-            ...editableAttributes(course),
-            current_version_id: unlessEmpty(course.currentVersionId),
-            created_at: course.createdAt,
-            updated_at: course.updatedAt,
-            // A new course has none: enrollments and modules move these in their own writes.
-            // Stored though zero: the seat and module-order conditions compare them.
-            enrollment_count: 0,
-            module_count: 0,
-            seats_taken: 0,
-            ...derivedAttributes(tenant, course),
-          },
+          // A new course has none: enrollments and modules move the counts in their own writes.
+          Item: courseEntity.item(tenant, { ...course, enrollmentCount: 0, moduleCount: 0, seatsTaken: 0 }),
           ...conditionExpression(cond.notExists()),
         },
       },
@@ -319,9 +261,9 @@ export function saveCourseSteps(
   effects: Effects = noEffects,
 ): Step<CourseRefusal>[] {
   const { before, after } = change
-  const edited = attributeChange(editableAttributes(before), editableAttributes(after))
+  const edited = courseEntity.changeOf(before, after, editableFields)
   const update: UpdateSpec = {
-    set: { ...edited.set, updated_at: after.updatedAt, ...derivedAttributes(tenant, after) },
+    set: { ...edited.set, updated_at: after.updatedAt, ...courseEntity.derived(tenant, after) },
     remove: edited.remove,
   }
   const unchanged = cond.and(cond.exists(), cond.eq('updated_at', before.updatedAt))
@@ -351,30 +293,22 @@ export async function saveCourse(
   await commit(saveCourseSteps(tenant, change, guards, effects))
 }
 
-const ModuleItem = v.object({
-  id: v.string(),
-  course_id: v.string(),
-  title: v.string(),
-  description: nullable(v.string()),
-  module_type: v.picklist(moduleTypes),
-  is_required: withDefault(v.boolean(), true),
-  order_index: v.number(),
-  created_at: v.string(),
-})
+const moduleEntity = defineEntity(
+  'module',
+  {
+    id: field('id', v.string()),
+    courseId: field('course_id', v.string()),
+    title: field('title', v.string()),
+    description: optionalField('description', v.string()),
+    moduleType: field('module_type', v.picklist(moduleTypes)),
+    isRequired: field('is_required', withDefault(v.boolean(), true)),
+    orderIndex: field('order_index', v.number()),
+    createdAt: field('created_at', v.string()),
+  },
+  { key: (tenant: TenantContext, m) => keys.module(tenant, m.courseId, m.orderIndex) },
+)
 
-function moduleFromItem(item: Item): Module {
-  const i = decodeItem('module', ModuleItem, item)
-  return {
-    id: i.id,
-    courseId: i.course_id,
-    title: i.title,
-    description: i.description,
-    moduleType: i.module_type,
-    isRequired: i.is_required,
-    orderIndex: i.order_index,
-    createdAt: i.created_at,
-  }
-}
+const moduleFromItem = (item: Item): Module => moduleEntity.decode(item)
 
 /** A course's modules sort by their zero-padded order index. */
 export function listModulesParams(tenant: TenantContext, courseId: string) {
@@ -409,18 +343,7 @@ export function appendModuleSteps(tenant: TenantContext, module: Module): Step<'
     {
       item: {
         Put: {
-          Item: {
-            ...keys.module(tenant, module.courseId, module.orderIndex),
-            type: 'module',
-            id: module.id,
-            course_id: module.courseId,
-            title: module.title,
-            description: module.description,
-            module_type: module.moduleType,
-            is_required: module.isRequired,
-            order_index: module.orderIndex,
-            created_at: module.createdAt,
-          },
+          Item: moduleEntity.item(tenant, module),
           ...conditionExpression(cond.notExists()),
         },
       },

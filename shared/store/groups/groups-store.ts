@@ -7,7 +7,8 @@ import * as v from 'valibot'
 import { dynamicRuleAttributes, type Group } from '../../domain/groups/group.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchGet, getItem, queryAll, type Item } from '../core/db.ts'
-import { decodeItem, nullable, withDefault } from '../core/decode.ts'
+import { decodeItem, withDefault } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
 import {
   cond,
   conditionExpression,
@@ -26,32 +27,29 @@ import { commit, type Step } from '../core/transaction.ts'
  */
 export type GroupRefusal = 'name_taken' | 'stale' | 'not_found' | 'group_exists'
 
-const GroupItem = v.object({
-  id: v.string(),
-  name: v.string(),
-  description: nullable(v.string()),
-  member_count: withDefault(v.number(), 0),
-  kind: withDefault(v.picklist(['static', 'dynamic']), 'static'),
-  rule: nullable(v.object({ attribute: v.picklist(dynamicRuleAttributes), equals: v.string() })),
-  created_at: v.string(),
-  updated_at: v.string(),
-  deleted_at: nullable(v.string()),
-})
+const groupEntity = defineEntity(
+  'group',
+  {
+    id: field('id', v.string()),
+    name: field('name', v.string()),
+    description: optionalField('description', v.string()),
+    memberCount: field('member_count', withDefault(v.number(), 0)),
+    kind: field('kind', withDefault(v.picklist(['static', 'dynamic']), 'static')),
+    rule: optionalField(
+      'rule',
+      v.object({ attribute: v.picklist(dynamicRuleAttributes), equals: v.string() }),
+    ),
+    createdAt: field('created_at', v.string()),
+    updatedAt: field('updated_at', v.string()),
+    deletedAt: optionalField('deleted_at', v.string()),
+  },
+  { key: (tenant: TenantContext, g) => keys.group(tenant, g.id) },
+)
 
 /** @returns undefined for a deleted group, which is hidden everywhere */
 function liveGroupFromItem(item: Item): Group | undefined {
-  const i = decodeItem('group', GroupItem, item)
-  if (i.deleted_at !== null) return undefined
-  return {
-    id: i.id,
-    name: i.name,
-    description: i.description,
-    memberCount: i.member_count,
-    kind: i.kind,
-    rule: i.rule,
-    createdAt: i.created_at,
-    updatedAt: i.updated_at,
-  }
+  const { deletedAt, ...group } = groupEntity.decode(item)
+  return deletedAt === null ? group : undefined
 }
 
 const live = (items: Item[]): Group[] => items.flatMap((item) => liveGroupFromItem(item) ?? [])
@@ -103,19 +101,8 @@ export function insertGroupSteps(tenant: TenantContext, group: Group): Step<Grou
     {
       item: {
         Put: {
-          Item: {
-            ...keys.group(tenant, group.id),
-            type: 'group',
-            id: group.id,
-            name: group.name,
-            description: group.description,
-            // Members join in their own writes, which move the count.
-            member_count: 0,
-            kind: group.kind,
-            rule: group.rule,
-            created_at: group.createdAt,
-            updated_at: group.updatedAt,
-          },
+          // Members join in their own writes, which move the count.
+          Item: groupEntity.item(tenant, { ...group, memberCount: 0, deletedAt: null }),
           ...conditionExpression(cond.notExists()),
         },
       },
@@ -141,18 +128,18 @@ export function saveGroupSteps(
 ): Step<GroupRefusal>[] {
   const { before, after } = change
   const renamed = after.name.toLowerCase() !== before.name.toLowerCase()
-  const set = {
-    ...(after.name !== before.name ? { name: after.name } : {}),
-    ...(after.description !== before.description ? { description: after.description } : {}),
-    updated_at: after.updatedAt,
-  }
+  const edited = groupEntity.changeOf(before, after, ['name', 'description'])
+  const set = { ...edited.set, updated_at: after.updatedAt }
   return [
     ...(renamed ? [nameGuardStep(tenant, after.name, after.id), freeNameStep(tenant, before.name)] : []),
     {
       item: {
         Update: {
           Key: keys.group(tenant, before.id),
-          ...updateExpression({ set }, cond.and(liveGroup, cond.eq('updated_at', before.updatedAt))),
+          ...updateExpression(
+            { set, remove: edited.remove },
+            cond.and(liveGroup, cond.eq('updated_at', before.updatedAt)),
+          ),
         },
       },
       refusal: 'stale',
@@ -199,7 +186,15 @@ export interface MemberEdge {
   readonly addedAt: string
 }
 
-const MemberItem = v.object({ user_id: v.string(), group_id: v.string(), added_at: v.string() })
+const memberEntity = defineEntity(
+  'group_member',
+  {
+    groupId: field('group_id', v.string()),
+    userId: field('user_id', v.string()),
+    addedAt: field('added_at', v.string()),
+  },
+  { key: (tenant: TenantContext, m) => keys.groupMember(tenant, m.groupId, m.userId) },
+)
 const MemberPairItem = v.object({ user_id: v.string(), group_id: v.string() })
 
 export function listMemberEdgesParams(tenant: TenantContext, groupId: string) {
@@ -214,8 +209,8 @@ export function listMemberEdgesParams(tenant: TenantContext, groupId: string) {
 export async function listMemberEdges(tenant: TenantContext, groupId: string): Promise<MemberEdge[]> {
   const items = await queryAll(listMemberEdgesParams(tenant, groupId))
   return items.map((item) => {
-    const i = decodeItem('group member', MemberItem, item)
-    return { userId: i.user_id, addedAt: i.added_at }
+    const { userId, addedAt } = memberEntity.decode(item)
+    return { userId, addedAt }
   })
 }
 
@@ -269,22 +264,11 @@ export function membershipSteps(
   now: string,
 ): Step<MembershipRefusal>[] {
   const members = pairs.map((pair): Step<MembershipRefusal> => {
-    const key = keys.groupMember(tenant, pair.groupId, pair.userId)
+    const member = { ...pair, addedAt: now }
     const item =
       sign === 1
-        ? {
-            Put: {
-              Item: {
-                ...key,
-                type: 'group_member',
-                group_id: pair.groupId,
-                user_id: pair.userId,
-                added_at: now,
-              },
-              ...conditionExpression(cond.notExists()),
-            },
-          }
-        : { Delete: { Key: key, ...conditionExpression(cond.exists()) } }
+        ? { Put: { Item: memberEntity.item(tenant, member), ...conditionExpression(cond.notExists()) } }
+        : { Delete: { Key: memberEntity.key(tenant, member), ...conditionExpression(cond.exists()) } }
     return { item, refusal: { kind: 'member', pair } }
   })
   const users = [...new Set(pairs.map((p) => p.userId))].map((userId): Step<MembershipRefusal> => {

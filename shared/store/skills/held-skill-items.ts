@@ -7,8 +7,8 @@ import type { Effects } from '../../domain/events.ts'
 import type { HeldSkillChange } from '../../domain/skills/skill.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { cond, conditionExpression } from '../core/expression.ts'
-import { keys } from '../core/keys.ts'
 import type { Step } from '../core/transaction.ts'
+import { heldSkillEntity } from './skill-entities.ts'
 import { summaryLevelsStep } from './skill-summaries.ts'
 
 /** Refused as `stale` when the held skill changed since it was read. */
@@ -16,18 +16,7 @@ export function heldSkillStep(tenant: TenantContext, { before, after }: HeldSkil
   return {
     item: {
       Put: {
-        Item: {
-          ...keys.heldSkill(tenant, after.userId, after.skillId),
-          type: 'held_skill',
-          user_id: after.userId,
-          skill_id: after.skillId,
-          level: after.level,
-          source: after.source,
-          earned_at: after.earnedAt,
-          valid_until: after.validUntil,
-          pending_claim_level: after.pendingClaimLevel,
-          updated_at: after.updatedAt,
-        },
+        Item: heldSkillEntity.item(tenant, after),
         ...conditionExpression(before ? cond.eq('updated_at', before.updatedAt) : cond.notExists()),
       },
     },

@@ -3,20 +3,13 @@
  * written conditioned on the state it was decided from (absent, or the `updated_at` read), with its
  * `skill.attained` event in the same transaction: a rise is recorded, and announced, exactly once.
  */
-import * as v from 'valibot'
 import type { Effects } from '../../domain/events.ts'
-import {
-  skillLevels,
-  skillSources,
-  type HeldSkill,
-  type Skill,
-  type SkillDomain,
-} from '../../domain/skills/skill.ts'
+import { type HeldSkill, type Skill, type SkillDomain } from '../../domain/skills/skill.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchPut, getItem, putItem, queryAll, updateItem, type Item } from '../core/db.ts'
-import { decodeItem, nullable, withDefault } from '../core/decode.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
 import { heldSkillStep, heldSkillSteps } from './held-skill-items.ts'
+import { heldSkillEntity, skillDomainEntity, skillEntity } from './skill-entities.ts'
 import { seedSummaryLevels } from './skill-summaries.ts'
 import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
 import { keys } from '../core/keys.ts'
@@ -26,62 +19,9 @@ import { commit, writeOrRefuse, type Step } from '../core/transaction.ts'
 /** `stale`: the held skill changed since it was read; `not_found`: the skill is gone. */
 export type SkillRefusal = 'stale' | 'not_found' | 'exists'
 
-const DomainItem = v.object({ id: v.string(), name: v.string(), name_fr: nullable(v.string()) })
-
-const SkillItem = v.object({
-  id: v.string(),
-  domain_id: v.string(),
-  name: v.string(),
-  name_fr: nullable(v.string()),
-  is_active: withDefault(v.boolean(), true),
-  is_critical: withDefault(v.boolean(), false),
-  created_at: v.string(),
-  updated_at: v.string(),
-})
-
-const HeldItem = v.object({
-  user_id: v.string(),
-  skill_id: v.string(),
-  level: nullable(v.picklist(skillLevels)),
-  source: nullable(v.picklist(skillSources)),
-  earned_at: nullable(v.string()),
-  valid_until: nullable(v.string()),
-  pending_claim_level: nullable(v.picklist(skillLevels)),
-  updated_at: v.string(),
-})
-
-const toDomain = (item: Item): SkillDomain => {
-  const i = decodeItem('skill domain', DomainItem, item)
-  return { id: i.id, name: i.name, nameFr: i.name_fr }
-}
-
-const toSkill = (item: Item): Skill => {
-  const i = decodeItem('skill', SkillItem, item)
-  return {
-    id: i.id,
-    domainId: i.domain_id,
-    name: i.name,
-    nameFr: i.name_fr,
-    isActive: i.is_active,
-    isCritical: i.is_critical,
-    createdAt: i.created_at,
-    updatedAt: i.updated_at,
-  }
-}
-
-const toHeld = (item: Item): HeldSkill => {
-  const i = decodeItem('held skill', HeldItem, item)
-  return {
-    userId: i.user_id,
-    skillId: i.skill_id,
-    level: i.level,
-    source: i.source,
-    earnedAt: i.earned_at,
-    validUntil: i.valid_until,
-    pendingClaimLevel: i.pending_claim_level,
-    updatedAt: i.updated_at,
-  }
-}
+const toDomain = (item: Item): SkillDomain => skillDomainEntity.decode(item)
+const toSkill = (item: Item): Skill => skillEntity.decode(item)
+const toHeld = (item: Item): HeldSkill => heldSkillEntity.decode(item)
 
 const prefixQuery = (tenant: TenantContext, prefix: string) =>
   queryExpression({
@@ -90,13 +30,7 @@ const prefixQuery = (tenant: TenantContext, prefix: string) =>
 
 export function insertDomainParams(tenant: TenantContext, d: SkillDomain) {
   return {
-    Item: {
-      ...keys.skillDomain(tenant, d.id),
-      type: 'skill_domain',
-      id: d.id,
-      name: d.name,
-      name_fr: d.nameFr,
-    },
+    Item: skillDomainEntity.item(tenant, d),
     ...conditionExpression(cond.notExists()),
   }
 }
@@ -130,18 +64,7 @@ export async function getSkill(tenant: TenantContext, id: string): Promise<Skill
 
 export function insertSkillParams(tenant: TenantContext, s: Skill) {
   return {
-    Item: {
-      ...keys.skill(tenant, s.id),
-      type: 'skill',
-      id: s.id,
-      domain_id: s.domainId,
-      name: s.name,
-      name_fr: s.nameFr,
-      is_active: s.isActive,
-      is_critical: s.isCritical,
-      created_at: s.createdAt,
-      updated_at: s.updatedAt,
-    },
+    Item: skillEntity.item(tenant, s),
     ...conditionExpression(cond.notExists()),
   }
 }
@@ -154,7 +77,7 @@ export function saveSkillFlagsParams(tenant: TenantContext, s: Skill) {
   return {
     Key: keys.skill(tenant, s.id),
     ...updateExpression(
-      { set: { is_active: s.isActive, is_critical: s.isCritical, updated_at: s.updatedAt } },
+      { set: skillEntity.encode(s, ['isActive', 'isCritical', 'updatedAt']) },
       cond.exists(),
     ),
   }

@@ -82,8 +82,9 @@ describe('Params: creating, renaming and deleting a group', () => {
       sk: 'GROUP#g1',
       member_count: 0,
       kind: 'static',
-      rule: null,
     })
+    // A static group has no rule: nothing is stored for it.
+    expect(group?.item.Put?.Item).not.toHaveProperty('rule')
   })
 
   it('renames: takes the new guard, frees the old, updates the group if live and unchanged since read', () => {
@@ -119,7 +120,7 @@ describe('Params: creating, renaming and deleting a group', () => {
       before: sales,
       after: { ...sales, description: null, updatedAt: at },
     })
-    expect(update(described[0]?.item ?? {}).update).toBe(`SET description = null, updated_at = "${at}"`)
+    expect(update(described[0]?.item ?? {}).update).toBe(`SET updated_at = "${at}" REMOVE description`)
   })
 
   it('deletes softly if still live, freeing the name in the same transaction', () => {

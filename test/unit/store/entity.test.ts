@@ -1,0 +1,101 @@
+/**
+ * An entity declared once: the item it writes, the value it reads back (older items' missing
+ * attributes included), and the update between two values.
+ */
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { withDefault } from '../../../shared/store/core/decode.ts'
+import {
+  defineEntity,
+  field,
+  mapField,
+  optionalField,
+  optionalMapField,
+  sparseField,
+} from '../../../shared/store/core/entity.ts'
+import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
+
+const badge = defineEntity(
+  'badge',
+  {
+    id: field('id', v.string()),
+    label: optionalField('label', v.string()),
+    tags: sparseField('tags', v.array(v.string()), []),
+    points: field('points', withDefault(v.number(), 0)),
+    style: mapField('style', { color: field('color', withDefault(v.string(), 'blue')) }),
+    issuer: optionalMapField('issuer', { orgId: field('org_id', v.string()) }),
+  },
+  {
+    key: (tenant: string, b) => ({ pk: `T#${tenant}`, sk: `BADGE#${b.id}` }),
+    derived: (tenant, b) => ({ gsi1pk: `T#${tenant}#BADGES`, gsi1sk: b.id }),
+  },
+)
+
+const full = {
+  id: 'b1',
+  label: 'Gold',
+  tags: ['a'],
+  points: 5,
+  style: { color: 'red' },
+  issuer: { orgId: 'o1' },
+}
+
+describe('defineEntity', () => {
+  it('writes the key, the type, each field under its attribute and the derived attributes', () => {
+    expect(badge.item('t1', full)).toEqual({
+      pk: 'T#t1',
+      sk: 'BADGE#b1',
+      type: 'badge',
+      id: 'b1',
+      label: 'Gold',
+      tags: ['a'],
+      points: 5,
+      style: { color: 'red' },
+      issuer: { org_id: 'o1' },
+      gsi1pk: 'T#t1#BADGES',
+      gsi1sk: 'b1',
+    })
+  })
+
+  it('leaves out null and empty values, and reads them back as they were', () => {
+    const bare = { ...full, label: null, tags: [], points: 0, issuer: null }
+    const item = badge.item('t1', bare)
+
+    expect(Object.keys(item)).not.toContain('label')
+    expect(Object.keys(item)).not.toContain('tags')
+    expect(Object.keys(item)).not.toContain('issuer')
+    expect(item.points).toBe(0)
+    expect(badge.decode(item)).toEqual(bare)
+  })
+
+  it('reads an older item without the newer attributes with their defaults', () => {
+    expect(badge.decode({ pk: 'T#t1', sk: 'BADGE#b1', id: 'b1', label: null })).toEqual({
+      id: 'b1',
+      label: null,
+      tags: [],
+      points: 0,
+      style: { color: 'blue' },
+      issuer: null,
+    })
+  })
+
+  it('encodes only the fields asked for', () => {
+    expect(badge.encode(full, ['label', 'issuer'])).toEqual({ label: 'Gold', issuer: { org_id: 'o1' } })
+  })
+
+  it('sets what changed and removes what the new value leaves empty', () => {
+    const after = { ...full, label: null, tags: ['a', 'b'], style: { color: 'red' } }
+
+    expect(badge.changeOf(full, after)).toEqual({ set: { tags: ['a', 'b'] }, remove: ['label'] })
+    expect(badge.changeOf(full, after, ['id', 'style'])).toEqual({ set: {}, remove: [] })
+  })
+
+  it('refuses a malformed item naming the entity, the key and the attribute, never the value', () => {
+    const read = () => badge.decode({ pk: 'T#t1', sk: 'BADGE#b1', id: 'b1', points: 'secret-value' })
+
+    expect(read).toThrow(MalformedItem)
+    expect(read).toThrow(/badge/)
+    expect(read).toThrow(/points/)
+    expect(read).not.toThrow(/secret-value/)
+  })
+})
