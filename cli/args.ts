@@ -29,6 +29,17 @@ export function parseArgs(argv: readonly string[]): Parsed {
   return { words, flags }
 }
 
+/**
+ * The words help was asked about, or undefined when it was not asked for. `--help` takes the word
+ * after it as its value (`lms --help tenant` reads as `help=tenant`), so that word leads the topic.
+ */
+export function helpTopic(args: Parsed): readonly string[] | undefined {
+  if (args.words[0] === 'help') return args.words.slice(1)
+  const flag = args.flags.get('help')
+  if (flag === undefined) return undefined
+  return flag === 'true' ? args.words : [flag, ...args.words]
+}
+
 export class UsageError extends Error {}
 
 /** A command that did part of its work: its own code (http-like) and what is left to do. */

@@ -8,7 +8,7 @@ import { config } from '../shared/config.ts'
 import { deadLetterDepth, deadLetterQueueOf, redrive } from '../shared/queue/dead-letters.ts'
 import { queueNames } from '../shared/store/core/table-schema.ts'
 import { CommandFailed, required, UsageError } from './args.ts'
-import type { Command } from './flags.ts'
+import { command, type Command } from './flags.ts'
 
 type QueueName = (typeof queueNames)[number]
 
@@ -35,35 +35,43 @@ function queueUrlOf(name: string): string {
 }
 
 export const dlqCommands: Record<string, Command> = {
-  'dlq list': async () => {
-    const configured = queueNames.filter((name) => urls[name] !== undefined)
-    if (configured.length === 0) {
-      throw new UsageError(
-        `No worker queue is configured: set ${queueNames.map(variableOf).join(', ')} from the stack outputs`,
-      )
-    }
-    const data = []
-    for (const queue of configured) {
-      const dlq = await deadLetterQueueOf(queueUrlOf(queue))
-      const depth = await deadLetterDepth(dlq)
-      data.push({
-        queue,
-        messages: depth.messages,
-        messages_in_flight: depth.inFlight,
-        dead_letter_queue_arn: dlq.arn,
-      })
-    }
-    return { data }
-  },
-  'dlq redrive': async (f) => {
-    const queue = required(f, 'queue')
-    const { moved, notMoved } = await redrive(queueUrlOf(queue))
-    if (notMoved > 0) {
-      throw new CommandFailed(
-        502,
-        `Moved ${moved} message(s) of ${queue}; ${notMoved} were refused by the queue and stay in its dead-letter queue: run the command again`,
-      )
-    }
-    return { queue, moved }
-  },
+  'dlq list': command(
+    '',
+    "each worker queue's dead-letter queue and how many messages wait there",
+    async () => {
+      const configured = queueNames.filter((name) => urls[name] !== undefined)
+      if (configured.length === 0) {
+        throw new UsageError(
+          `No worker queue is configured: set ${queueNames.map(variableOf).join(', ')} from the stack outputs`,
+        )
+      }
+      const data = []
+      for (const queue of configured) {
+        const dlq = await deadLetterQueueOf(queueUrlOf(queue))
+        const depth = await deadLetterDepth(dlq)
+        data.push({
+          queue,
+          messages: depth.messages,
+          messages_in_flight: depth.inFlight,
+          dead_letter_queue_arn: dlq.arn,
+        })
+      }
+      return { data }
+    },
+  ),
+  'dlq redrive': command(
+    `--queue ${queueNames.join('|')}`,
+    'move every message of a dead-letter queue back to its worker queue',
+    async (f) => {
+      const queue = required(f, 'queue')
+      const { moved, notMoved } = await redrive(queueUrlOf(queue))
+      if (notMoved > 0) {
+        throw new CommandFailed(
+          502,
+          `Moved ${moved} message(s) of ${queue}; ${notMoved} were refused by the queue and stay in its dead-letter queue: run the command again`,
+        )
+      }
+      return { queue, moved }
+    },
+  ),
 }

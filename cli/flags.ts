@@ -4,8 +4,24 @@ import * as tenants from '../shared/services/tenants/tenants-service.ts'
 import { required, UsageError } from './args.ts'
 
 export type Flags = ReadonlyMap<string, string>
-/** A command reads its flags; a family such as `jobs run <name>` also reads the words after its own two. */
-export type Command = (flags: Flags, words: readonly string[]) => Promise<unknown>
+/**
+ * One entry of the CLI's command table: what `lms --help` and `lms <command> --help` print of it,
+ * and what it runs.
+ */
+export interface Command {
+  /** The flags (and words) after the command's name: `--tenant S --id ID [--at ISO]`; '' for none. */
+  readonly usage: string
+  /** What it does, in one line. */
+  readonly summary: string
+  /** Reads its flags; a family such as `jobs run <name>` also reads the words after its own two. */
+  readonly run: (flags: Flags, words: readonly string[]) => Promise<unknown>
+}
+
+export const command = (usage: string, summary: string, run: Command['run']): Command => ({
+  usage,
+  summary,
+  run,
+})
 
 export const tenantOf = (flags: Flags) => tenants.requireTenant(required(flags, 'tenant'))
 

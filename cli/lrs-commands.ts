@@ -8,7 +8,7 @@ import {
 import * as lrs from '../shared/services/deliveries/lrs-connection-service.ts'
 import * as xapi from '../shared/services/deliveries/xapi-service.ts'
 import { required, UsageError } from './args.ts'
-import { tenantOf, type Command, type Flags } from './flags.ts'
+import { tenantOf, command, type Command, type Flags } from './flags.ts'
 
 const ACTOR = 'operator-cli'
 
@@ -49,43 +49,59 @@ function blankable(flags: Flags, name: string): string | undefined {
 }
 
 export const lrsCommands: Record<string, Command> = {
-  'lrs connect': async (f) => {
-    const mode = f.get('identity-mode')
-    if (mode !== undefined && !isIdentityMode(mode)) {
-      throw new UsageError(`--identity-mode takes ${identityModes.join(' or ')}`)
-    }
-    const connection = await lrs.connect(
-      await tenantOf(f),
-      {
-        endpoint: required(f, 'endpoint'),
-        key: blankable(f, 'key'),
-        secret: blankable(f, 'secret'),
-        identityMode: mode,
-      },
-      ACTOR,
-    )
-    return connectionView(connection)
-  },
-  'lrs test': async (f) => {
+  'lrs connect': command(
+    '--tenant S --endpoint URL --key K --secret X [--identity-mode anonymous|email]',
+    'connect a learning record store',
+    async (f) => {
+      const mode = f.get('identity-mode')
+      if (mode !== undefined && !isIdentityMode(mode)) {
+        throw new UsageError(`--identity-mode takes ${identityModes.join(' or ')}`)
+      }
+      const connection = await lrs.connect(
+        await tenantOf(f),
+        {
+          endpoint: required(f, 'endpoint'),
+          key: blankable(f, 'key'),
+          secret: blankable(f, 'secret'),
+          identityMode: mode,
+        },
+        ACTOR,
+      )
+      return connectionView(connection)
+    },
+  ),
+  'lrs test': command('--tenant S', 'test the record store connection', async (f) => {
     const result = await lrs.testConnection(await tenantOf(f))
     return { ok: result.ok, http_status: result.httpStatus, ...(result.ok ? {} : { reason: result.reason }) }
-  },
-  'lrs disconnect': async (f) => ({ disconnected_at: await lrs.disconnect(await tenantOf(f), ACTOR) }),
-  'lrs log': async (f) => {
-    const status = f.get('status')
-    if (status !== undefined && !isStatementStatus(status)) {
-      throw new UsageError(`--status takes ${statementStatuses.join(', ')}`)
-    }
-    return { data: (await xapi.listLog(await tenantOf(f), status)).map(statementView) }
-  },
-  'lrs retry': async (f) => {
-    const id = f.get('id')
-    const all = f.get('all') === 'true'
-    if ((id === undefined) === !all) throw new UsageError('lrs retry takes --id ID or --all')
-    const tenant = await tenantOf(f)
-    const requeued = id
-      ? await xapi.retryStatement(tenant, id, ACTOR)
-      : await xapi.retryAllFailed(tenant, ACTOR)
-    return { requeued: requeued.length, ids: requeued }
-  },
+  }),
+  'lrs disconnect': command(
+    '--tenant S',
+    'delete the record store credentials and stop export',
+    async (f) => ({ disconnected_at: await lrs.disconnect(await tenantOf(f), ACTOR) }),
+  ),
+  'lrs log': command(
+    '--tenant S [--status pending|delivered|failed]',
+    'the statement delivery log',
+    async (f) => {
+      const status = f.get('status')
+      if (status !== undefined && !isStatementStatus(status)) {
+        throw new UsageError(`--status takes ${statementStatuses.join(', ')}`)
+      }
+      return { data: (await xapi.listLog(await tenantOf(f), status)).map(statementView) }
+    },
+  ),
+  'lrs retry': command(
+    '--tenant S (--id ID | --all)',
+    're-queue one failed statement, or all failed ones',
+    async (f) => {
+      const id = f.get('id')
+      const all = f.get('all') === 'true'
+      if ((id === undefined) === !all) throw new UsageError('lrs retry takes --id ID or --all')
+      const tenant = await tenantOf(f)
+      const requeued = id
+        ? await xapi.retryStatement(tenant, id, ACTOR)
+        : await xapi.retryAllFailed(tenant, ACTOR)
+      return { requeued: requeued.length, ids: requeued }
+    },
+  ),
 }

@@ -7,7 +7,7 @@ import { renderSamples } from '../shared/domain/notifications/samples.ts'
 import { locales, type Locale } from '../shared/domain/users/user.ts'
 import { listSentMail } from '../shared/services/deliveries/mail-service.ts'
 import { UsageError } from './args.ts'
-import { tenantOf, type Command, type Flags } from './flags.ts'
+import { tenantOf, command, type Command, type Flags } from './flags.ts'
 
 function templateFlag(f: Flags): NotificationTemplate | undefined {
   const template = f.get('template')
@@ -27,35 +27,43 @@ function localeFlag(f: Flags): Locale | undefined {
 
 export const mailCommands: Record<string, Command> = {
   /** Reads nothing and sends nothing: made-up data through the real templates. */
-  'mail preview': async (f) => {
-    const template = templateFlag(f)
-    const locale = localeFlag(f)
-    return {
-      data: renderSamples({
+  'mail preview': command(
+    `[--template T] [--locale ${locales.join('|')}]`,
+    'one sample of each e-mail, rendered from made-up data (reads and sends nothing)',
+    async (f) => {
+      const template = templateFlag(f)
+      const locale = localeFlag(f)
+      return {
+        data: renderSamples({
+          ...(template === undefined ? {} : { template }),
+          ...(locale === undefined ? {} : { locale }),
+        }),
+      }
+    },
+  ),
+  'mail list': command(
+    '[--tenant S] [--to E] [--template T]',
+    'the e-mail the product sent (the local sink), newest first',
+    async (f) => {
+      const template = templateFlag(f)
+      const to = f.get('to')
+      const tenant = f.has('tenant') ? await tenantOf(f) : undefined
+      const mail = await listSentMail({
+        ...(tenant ? { tenantId: tenant.id } : {}),
+        ...(to === undefined ? {} : { to }),
         ...(template === undefined ? {} : { template }),
-        ...(locale === undefined ? {} : { locale }),
-      }),
-    }
-  },
-  'mail list': async (f) => {
-    const template = templateFlag(f)
-    const to = f.get('to')
-    const tenant = f.has('tenant') ? await tenantOf(f) : undefined
-    const mail = await listSentMail({
-      ...(tenant ? { tenantId: tenant.id } : {}),
-      ...(to === undefined ? {} : { to }),
-      ...(template === undefined ? {} : { template }),
-    })
-    return {
-      data: mail.map((m) => ({
-        id: m.id,
-        to: m.to,
-        subject: m.subject,
-        template: m.template,
-        locale: m.locale,
-        text: m.text,
-        sent_at: m.sentAt,
-      })),
-    }
-  },
+      })
+      return {
+        data: mail.map((m) => ({
+          id: m.id,
+          to: m.to,
+          subject: m.subject,
+          template: m.template,
+          locale: m.locale,
+          text: m.text,
+          sent_at: m.sentAt,
+        })),
+      }
+    },
+  ),
 }

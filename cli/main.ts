@@ -1,11 +1,12 @@
 /**
  * The operator CLI. Every command prints one JSON object and exits 0, or prints
- * `{"error": {"code", "message"}}` and exits non-zero. It uses the same services as the handlers,
+ * `{"error": {"code", "message"}}` and exits non-zero; `lms --help`, `lms help [command]` and
+ * `lms <command> --help` print usage text (cli/help.ts) and exit 0. It uses the same services as the handlers,
  * against the local stack's stores by default (same ports and environment as `npm start`).
  */
 import { contentBucketName } from '../shared/store/core/table-schema.ts'
 import { pointAtEmbeddedStores } from '../local/aws-environment.ts'
-import { CommandFailed, parseArgs, UsageError } from './args.ts'
+import { CommandFailed, helpTopic, parseArgs, UsageError } from './args.ts'
 
 function pointAtLocalStack(): void {
   if (process.env.LMS_TARGET === 'aws') return
@@ -36,7 +37,16 @@ async function main(): Promise<number> {
   const { run } = await import('./commands.ts')
   const { toCliError } = await import('./cli-errors.ts')
   const args = parseArgs(process.argv.slice(2))
+  const topic = helpTopic(args)
   try {
+    if (topic !== undefined) {
+      const { helpText } = await import('./help.ts')
+      const text = helpText(topic)
+      if (text === undefined)
+        throw new UsageError(`Unknown command "${topic.join(' ')}" (lms --help lists them)`)
+      process.stdout.write(text)
+      return 0
+    }
     const out = await run(args)
     process.stdout.write(`${JSON.stringify(out)}\n`)
     return 0

@@ -12,7 +12,7 @@ import {
   type SecretName,
 } from '../shared/services/secrets/secret-rotation-service.ts'
 import { required, UsageError } from './args.ts'
-import type { Command, Flags } from './flags.ts'
+import { command, type Command, type Flags } from './flags.ts'
 
 function nameOf(f: Flags): SecretName {
   const name = required(f, 'name')
@@ -29,51 +29,63 @@ function count(f: Flags, flag: string, fallback: number): number {
 }
 
 export const secretCommands: Record<string, Command> = {
-  'secret rotate': async (f) => {
-    const name = nameOf(f)
-    if (f.has('overlap-hours') && name !== 'billing')
-      throw new UsageError('--overlap-hours is for --name billing only')
-    const rotated = await rotateSecret(name, new Date(), count(f, 'overlap-hours', 24))
-    return {
-      name: rotated.name,
-      key_id: rotated.keyId,
-      rotated_at: rotated.rotatedAt,
-      ...(rotated.previousUntil ? { previous_accepted_until: rotated.previousUntil } : {}),
-    }
-  },
+  'secret rotate': command(
+    `--name ${secretNames.join('|')} [--overlap-hours N]`,
+    'add a new key to a secret (docs/operations.md, "Rotating secrets")',
+    async (f) => {
+      const name = nameOf(f)
+      if (f.has('overlap-hours') && name !== 'billing')
+        throw new UsageError('--overlap-hours is for --name billing only')
+      const rotated = await rotateSecret(name, new Date(), count(f, 'overlap-hours', 24))
+      return {
+        name: rotated.name,
+        key_id: rotated.keyId,
+        rotated_at: rotated.rotatedAt,
+        ...(rotated.previousUntil ? { previous_accepted_until: rotated.previousUntil } : {}),
+      }
+    },
+  ),
 
-  'secret retire-previous': async (f) => {
-    if (nameOf(f) !== 'billing') throw new UsageError('retire-previous is for --name billing only')
-    const retired = await retirePreviousBillingSecret(new Date())
-    return { name: 'billing', key_id: retired.keyId, previous_retired_at: retired.retiredAt }
-  },
+  'secret retire-previous': command(
+    '--name billing',
+    "stop accepting the billing secret's previous value",
+    async (f) => {
+      if (nameOf(f) !== 'billing') throw new UsageError('retire-previous is for --name billing only')
+      const retired = await retirePreviousBillingSecret(new Date())
+      return { name: 'billing', key_id: retired.keyId, previous_retired_at: retired.retiredAt }
+    },
+  ),
 
   /** Page after page from `--cursor` (or the start), at most `--pages` of them. */
-  'secret reseal': async (f) => {
-    const pages = count(f, 'pages', Number.MAX_SAFE_INTEGER)
-    const perPage = count(f, 'tenants-per-page', 50)
-    let cursor = f.get('cursor')
-    const totals = { tenants: 0, resealed: 0, current: 0, changed: 0 }
-    const unopenable: Unopenable[] = []
-    for (let done = 0; done < pages; done++) {
-      const page = await resealPage(cursor, perPage)
-      totals.tenants += page.tenants
-      totals.resealed += page.resealed
-      totals.current += page.current
-      totals.changed += page.changed
-      unopenable.push(...page.unopenable)
-      cursor = page.cursor ?? undefined
-      if (!cursor) break
-    }
-    return {
-      ...totals,
-      unopenable: unopenable.map((u) => ({
-        tenant_id: u.tenantId,
-        purpose: u.purpose,
-        record_id: u.recordId,
-        reason: u.reason,
-      })),
-      cursor: cursor ?? null,
-    }
-  },
+  'secret reseal': command(
+    '[--pages N] [--tenants-per-page N] [--cursor C]',
+    "rewrite each sealed value under its key ring's newest key",
+    async (f) => {
+      const pages = count(f, 'pages', Number.MAX_SAFE_INTEGER)
+      const perPage = count(f, 'tenants-per-page', 50)
+      let cursor = f.get('cursor')
+      const totals = { tenants: 0, resealed: 0, current: 0, changed: 0 }
+      const unopenable: Unopenable[] = []
+      for (let done = 0; done < pages; done++) {
+        const page = await resealPage(cursor, perPage)
+        totals.tenants += page.tenants
+        totals.resealed += page.resealed
+        totals.current += page.current
+        totals.changed += page.changed
+        unopenable.push(...page.unopenable)
+        cursor = page.cursor ?? undefined
+        if (!cursor) break
+      }
+      return {
+        ...totals,
+        unopenable: unopenable.map((u) => ({
+          tenant_id: u.tenantId,
+          purpose: u.purpose,
+          record_id: u.recordId,
+          reason: u.reason,
+        })),
+        cursor: cursor ?? null,
+      }
+    },
+  ),
 }

@@ -12,7 +12,7 @@ import * as jobRoles from '../shared/services/skills/job-roles-service.ts'
 import * as skills from '../shared/services/skills/skills-service.ts'
 import { toHeldRoles, toJobRoleResource } from '../functions/skills/representation.ts'
 import { onOff, required, UsageError } from './args.ts'
-import { at, optionalTimestamp, tenantOf, type Command, type Flags } from './flags.ts'
+import { at, optionalTimestamp, tenantOf, command, type Command, type Flags } from './flags.ts'
 
 const skillView = (s: Skill) => ({
   id: s.id,
@@ -43,56 +43,78 @@ function oneOf<T extends string>(flags: Flags, name: string, values: readonly T[
 const level = (f: Flags) => oneOf(f, 'level', skillLevels)
 
 export const skillCommands: Record<string, Command> = {
-  'skill-domain create': async (f) => {
+  'skill-domain create': command('--tenant S --name N [--name-fr N]', 'create a skill domain', async (f) => {
     const d = await skills.createDomain(await tenantOf(f), {
       name: required(f, 'name'),
       nameFr: f.get('name-fr') ?? null,
     })
     return { id: d.id, name: d.name, name_fr: d.nameFr }
-  },
-  'skill create': async (f) =>
-    skillView(
-      await skills.createSkill(
-        await tenantOf(f),
-        {
-          domainId: required(f, 'domain'),
-          name: required(f, 'name'),
-          nameFr: f.get('name-fr') ?? null,
-          isActive: f.get('inactive') === undefined,
-          isCritical: f.get('critical') !== undefined && onOff(f, 'critical') !== false,
-        },
-        at(f),
+  }),
+  'skill create': command(
+    '--tenant S --domain ID --name N [--name-fr N] [--critical] [--inactive] [--at ISO]',
+    'create a skill',
+    async (f) =>
+      skillView(
+        await skills.createSkill(
+          await tenantOf(f),
+          {
+            domainId: required(f, 'domain'),
+            name: required(f, 'name'),
+            nameFr: f.get('name-fr') ?? null,
+            isActive: f.get('inactive') === undefined,
+            isCritical: f.get('critical') !== undefined && onOff(f, 'critical') !== false,
+          },
+          at(f),
+        ),
       ),
-    ),
-  'skill update': async (f) =>
-    skillView(
-      await skills.updateSkill(
-        await tenantOf(f),
-        required(f, 'id'),
-        { isActive: onOff(f, 'active'), isCritical: onOff(f, 'critical') },
-        at(f),
+  ),
+  'skill update': command(
+    '--tenant S --id ID [--active on|off] [--critical on|off] [--at ISO]',
+    'change a skill',
+    async (f) =>
+      skillView(
+        await skills.updateSkill(
+          await tenantOf(f),
+          required(f, 'id'),
+          { isActive: onOff(f, 'active'), isCritical: onOff(f, 'critical') },
+          at(f),
+        ),
       ),
-    ),
-  'user-skill set': async (f) =>
-    heldView(
-      await skills.setLevel(
-        await tenantOf(f),
-        required(f, 'user'),
-        required(f, 'skill'),
-        {
-          level: level(f),
-          source: oneOf<SkillSource>(f, 'source', skillSources),
-          earnedAt: optionalTimestamp(f, 'earned-at') ?? undefined,
-          validUntil: optionalTimestamp(f, 'valid-until') ?? null,
-        },
-        at(f),
+  ),
+  'user-skill set': command(
+    '--tenant S --user ID --skill ID --level L --source completion|assessment|validated|observed|manual [--earned-at ISO] [--valid-until ISO] [--at ISO]',
+    "record a person's held level of a skill",
+    async (f) =>
+      heldView(
+        await skills.setLevel(
+          await tenantOf(f),
+          required(f, 'user'),
+          required(f, 'skill'),
+          {
+            level: level(f),
+            source: oneOf<SkillSource>(f, 'source', skillSources),
+            earnedAt: optionalTimestamp(f, 'earned-at') ?? undefined,
+            validUntil: optionalTimestamp(f, 'valid-until') ?? null,
+          },
+          at(f),
+        ),
       ),
-    ),
-  'user-skill claim': async (f) =>
-    heldView(
-      await skills.claimLevel(await tenantOf(f), required(f, 'user'), required(f, 'skill'), level(f), at(f)),
-    ),
-  'job-role create': async (f) => {
+  ),
+  'user-skill claim': command(
+    '--tenant S --user ID --skill ID --level L [--at ISO]',
+    'record a claimed level pending validation',
+    async (f) =>
+      heldView(
+        await skills.claimLevel(
+          await tenantOf(f),
+          required(f, 'user'),
+          required(f, 'skill'),
+          level(f),
+          at(f),
+        ),
+      ),
+  ),
+  'job-role create': command('--tenant S --name N [--key K] [--at ISO]', 'create a job role', async (f) => {
     const tenant = await tenantOf(f)
     const role = await jobRoles.createJobRole(
       tenant,
@@ -100,20 +122,28 @@ export const skillCommands: Record<string, Command> = {
       at(f),
     )
     return toJobRoleResource(role, await jobRoles.skillsById(tenant))
-  },
-  'job-role assign': async (f) => {
-    const user = required(f, 'user')
-    const source = oneOf<RoleSource>(f, 'source', roleSources)
-    const roles = await jobRoles.assignRole(await tenantOf(f), user, required(f, 'role'), source, at(f))
-    return { user_id: user, job_roles: toHeldRoles(roles) }
-  },
-  'job-role unassign': async (f) => {
-    const user = required(f, 'user')
-    const source = oneOf<RoleSource>(f, 'source', roleSources)
-    const roles = await jobRoles.unassignRole(await tenantOf(f), user, required(f, 'role'), source, at(f))
-    return { user_id: user, job_roles: toHeldRoles(roles) }
-  },
-  'audit list': async (f) => {
+  }),
+  'job-role assign': command(
+    '--tenant S --user ID --role ID --source manual|profile|import [--at ISO]',
+    'give a person a job role',
+    async (f) => {
+      const user = required(f, 'user')
+      const source = oneOf<RoleSource>(f, 'source', roleSources)
+      const roles = await jobRoles.assignRole(await tenantOf(f), user, required(f, 'role'), source, at(f))
+      return { user_id: user, job_roles: toHeldRoles(roles) }
+    },
+  ),
+  'job-role unassign': command(
+    '--tenant S --user ID --role ID --source manual|profile|import [--at ISO]',
+    'take a job role from a person',
+    async (f) => {
+      const user = required(f, 'user')
+      const source = oneOf<RoleSource>(f, 'source', roleSources)
+      const roles = await jobRoles.unassignRole(await tenantOf(f), user, required(f, 'role'), source, at(f))
+      return { user_id: user, job_roles: toHeldRoles(roles) }
+    },
+  ),
+  'audit list': command('--tenant S [--action A]', 'the audit log, newest first', async (f) => {
     const records = await auditTrail(await tenantOf(f), { action: f.get('action') })
     return {
       data: records.map((r) => ({
@@ -124,5 +154,5 @@ export const skillCommands: Record<string, Command> = {
         details: r.details,
       })),
     }
-  },
+  }),
 }

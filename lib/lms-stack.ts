@@ -515,6 +515,8 @@ export class LmsStack extends Stack {
     const dashboard = this.monitoring.facade.createdDashboard()
     if (dashboard) new CfnOutput(this, 'DashboardName', { value: dashboard.dashboardName })
     new CfnOutput(this, 'TenantUrl', { value: `https://<tenant>.${props.serviceHost}/api/v1` })
+    // Where `*.<serviceHost>` points: a CNAME to the target, or a Route 53 alias (target and zone).
     new CfnOutput(this, 'TenantDomainTarget', { value: domainName.regionalDomainName })
+    new CfnOutput(this, 'TenantDomainHostedZoneId', { value: domainName.regionalHostedZoneId })
   }
 }

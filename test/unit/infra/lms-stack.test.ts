@@ -381,6 +381,21 @@ describe('Construct: LmsStack', () => {
     })
   })
 
+  it('outputs where the wildcard DNS record points: the regional domain name and its hosted zone', () => {
+    // Prepare
+    const { template } = synth('withCertificateArn')
+    const [domainId] = Object.keys(template.findResources('AWS::ApiGatewayV2::DomainName'))
+
+    // Act
+    const outputs = template.findOutputs('*')
+
+    // Assess
+    expect(outputs.TenantDomainTarget?.Value).toEqual({ 'Fn::GetAtt': [domainId, 'RegionalDomainName'] })
+    expect(outputs.TenantDomainHostedZoneId?.Value).toEqual({
+      'Fn::GetAtt': [domainId, 'RegionalHostedZoneId'],
+    })
+  })
+
   it('disables the default execute-api endpoint, so a request cannot bypass the tenant domain', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
