@@ -28,6 +28,7 @@ import type { DomainEvent } from '../../domain/events.ts'
 import { sendOutbound } from '../../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../../net/ssrf-guard.ts'
 import { sendMessage } from '../../queue/sqs.ts'
+import { getOutboxEvent } from '../../store/outbox/outbox-store.ts'
 import { writeAudit } from '../../store/tenants/audit-store.ts'
 import { tenantById } from '../tenants/tenant-cache.ts'
 import { oncePerBatch } from '../core/batch-reads.ts'
@@ -58,6 +59,14 @@ const signingSecretOf = (tenant: TenantContext, endpointId: string): SealedFor =
   recordId: endpointId,
 })
 
+/** What the relay's message says of a new delivery, whatever its size. */
+const newDelivery = {
+  endpointId: v.pipe(v.string(), v.nonEmpty()),
+  eventId: v.pipe(v.string(), v.nonEmpty()),
+  event: v.picklist(eventCatalog),
+  createdAt: v.pipe(v.string(), v.nonEmpty()),
+}
+
 /** The webhooks queue's message: attempt `attempt` of one delivery. */
 export const WebhookMessage = v.object({
   tenantId: v.pipe(v.string(), v.nonEmpty()),
@@ -70,30 +79,41 @@ export const WebhookMessage = v.object({
    */
   endpointId: v.optional(v.pipe(v.string(), v.nonEmpty())),
   /**
-   * The delivery itself, on the relay's message for attempt 1: the worker's claim writes the row
-   * (decision 0015). Absent when the relay wrote the row (a payload too large to carry), on later
-   * attempts, on manual retries and on messages queued before it was added.
+   * The new delivery, on the relay's message for attempt 1: the worker's claim writes its row, the
+   * only writer of a relayed delivery (decisions 0015, 0028). Absent on later attempts, on manual
+   * retries and on messages queued before it was added.
    */
   delivery: v.optional(
-    v.object({
-      endpointId: v.pipe(v.string(), v.nonEmpty()),
-      eventId: v.pipe(v.string(), v.nonEmpty()),
-      event: v.picklist(eventCatalog),
-      payload: v.string(),
-      createdAt: v.pipe(v.string(), v.nonEmpty()),
-    }),
+    v.union([
+      v.object({ ...newDelivery, payload: v.string() }),
+      // Too large to carry: rebuilt from the stored event, which `eventAt` and `eventId` name.
+      v.object({ ...newDelivery, eventAt: v.pipe(v.string(), v.nonEmpty()) }),
+    ]),
   ),
 })
 export type WebhookMessage = v.InferOutput<typeof WebhookMessage>
+type NewDelivery = NonNullable<WebhookMessage['delivery']>
 
 /**
- * The largest payload a message carries (SQS takes 256 KiB a message): a larger one is written
- * by the relay as before and its message names it only.
+ * The largest payload a message carries (SQS takes 256 KiB a message, and attempt 1's message is
+ * the base of its successors'): a larger one is rebuilt by the worker from its stored event.
  */
-export const MESSAGE_PAYLOAD_MAX_BYTES = 64 * 1024
+const MESSAGE_PAYLOAD_MAX_BYTES = 64 * 1024
 
-/** The new delivery a message carries, as its row. */
-function carriedDelivery(id: string, d: NonNullable<WebhookMessage['delivery']>): WebhookDelivery {
+/**
+ * The row of the new delivery a message names: its payload carried, or rebuilt from the stored
+ * event by the function the relay would have used. The row holds the bytes from then on, so every
+ * attempt sends the same. The event outlives the message (shared/store/outbox/outbox-items.ts).
+ * @throws Error when the event is gone: the message goes to the dead-letter queue, not lost unseen
+ */
+async function newDeliveryRow(tenant: TenantContext, id: string, d: NewDelivery): Promise<WebhookDelivery> {
+  if ('payload' in d) return deliveryRow(id, d, d.payload)
+  const event = await getOutboxEvent(tenant, d.eventAt, d.eventId)
+  if (!event) throw new Error(`The event of webhook delivery ${id} is gone`)
+  return deliveryRow(id, d, envelopeBody(id, event.event, event.createdAt, event.data))
+}
+
+function deliveryRow(id: string, d: NewDelivery, payload: string): WebhookDelivery {
   return {
     id,
     endpointId: d.endpointId,
@@ -104,7 +124,7 @@ function carriedDelivery(id: string, d: NonNullable<WebhookMessage['delivery']>)
     httpStatus: null,
     responseBody: null,
     reason: null,
-    payload: d.payload,
+    payload,
     envelopeId: id,
     retryOf: null,
     createdAt: d.createdAt,
@@ -173,24 +193,21 @@ export async function fanOut(
   const endpoints = (await liveEndpoints(tenant)).filter((e) => e.events.includes(event.event))
   for (const endpoint of endpoints) {
     const id = deliveryIdFor(event.id, endpoint.id)
-    const delivery = {
-      endpointId: endpoint.id,
-      eventId: event.id,
-      event: event.event,
-      payload: envelopeBody(id, event.event, event.createdAt, event.data),
-      createdAt: at,
-    }
-    // The worker's first claim writes the row from the message (one write fewer an event); a
-    // payload too large to carry is written here first, as every row was before.
-    const carried = Buffer.byteLength(delivery.payload, 'utf8') <= MESSAGE_PAYLOAD_MAX_BYTES
-    if (!carried) await insertDelivery(tenant, carriedDelivery(id, delivery))
-    // Sent even when the delivery existed: a relay that died before sending must not lose it.
+    const payload = envelopeBody(id, event.event, event.createdAt, event.data)
+    const ref = { endpointId: endpoint.id, eventId: event.id, event: event.event, createdAt: at }
+    // The worker's first claim writes the row (decision 0028): the message carries the exact body
+    // when it fits, else names the stored event the worker rebuilds it from.
+    const delivery =
+      Buffer.byteLength(payload, 'utf8') <= MESSAGE_PAYLOAD_MAX_BYTES
+        ? { ...ref, payload }
+        : { ...ref, eventAt: event.createdAt }
+    // Sent again for an event relayed again: the claim refuses a duplicate (one row, one attempt).
     await sendMessage(config.webhooksQueueUrl, {
       tenantId: tenant.id,
       deliveryId: id,
       attempt: 1,
       endpointId: endpoint.id,
-      ...(carried ? { delivery } : {}),
+      delivery,
     } satisfies WebhookMessage)
   }
   return endpoints.length
@@ -239,9 +256,9 @@ export async function attemptDelivery(
   return runQueuedAttempt({
     attempt: msg.attempt,
     maxAttempts: MAX_ATTEMPTS,
-    claim: () =>
+    claim: async () =>
       msg.delivery && msg.attempt === 1
-        ? claimNewDeliveryRow(tenant, carriedDelivery(msg.deliveryId, msg.delivery), at)
+        ? claimNewDeliveryRow(tenant, await newDeliveryRow(tenant, msg.deliveryId, msg.delivery), at)
         : claimAttemptRow(tenant, msg.deliveryId, msg.attempt, at),
     make: (delivery) => makeAttempt(tenant, delivery, msg.attempt, endpoint),
     fault: (failure): AttemptOutcome => ({ ...failure, httpStatus: null, responseBody: null }),
