@@ -66,7 +66,7 @@ describe('Webhooks: at-least-once relay and worker', () => {
     await r.close()
   })
 
-  it('delivers an event too large for its message once, rebuilt by the worker, byte for byte on a retry', async () => {
+  it('delivers an event too large for its message once, rebuilt by the worker, byte for byte on a retry and a retry now', async () => {
     // Prepare: the first attempt fails, the second is answered.
     const t = await newTenant()
     const r = await startReceiver((n) => ({ status: n === 1 ? 500 : 200 }))
@@ -95,11 +95,25 @@ describe('Webhooks: at-least-once relay and worker', () => {
       id: view.body.data[0].id,
       data: { title },
     })
+
+    // Act: retry now, which the worker writes from the original row as well.
+    const retried = await t.api.post(`/api/v1/webhooks/deliveries/${view.body.data[0].id}/retry`)
+
+    // Assess: a second row, delivered with the same bytes and envelope id.
+    expect(retried.status).toBe(201)
+    const both = await until(
+      () => t.api.get('/api/v1/webhooks/deliveries'),
+      (res) => res.body.meta.total === 2 && res.body.data[0]?.status === 'delivered',
+    )
+    expect(both.body.data[0]).toMatchObject({ id: retried.body.data.id, retry_of: view.body.data[0].id })
+    const third = r.requests[2]
+    expect(third?.raw.equals(first ?? Buffer.alloc(0))).toBe(true)
+    expect(third?.headers['x-service-delivery']).toBe(r.requests[0]?.headers['x-service-delivery'])
     await r.close()
   })
 
-  it('writes no delivery for a message whose event is gone, and reports the message', async () => {
-    // Prepare: a message naming an event that was never stored.
+  it('writes no delivery for a message whose event or original is gone, and reports the message', async () => {
+    // Prepare: a message naming an event that was never stored, and a retry of a row never written.
     const t = await newTenant()
     const { endpoint } = await createEndpoint(t.tenant, 'https://127.0.0.1:9/hook', ['course.published'])
     const msg = {
@@ -115,8 +129,15 @@ describe('Webhooks: at-least-once relay and worker', () => {
       },
     }
 
-    // Act / Assess: it throws (SQS hands it out again, then to the dead-letter queue).
+    const retry = {
+      ...msg,
+      deliveryId: randomUUID(),
+      delivery: { createdAt: msg.delivery.createdAt, retryOf: randomUUID() },
+    }
+
+    // Act / Assess: each throws (SQS hands it out again, then to the dead-letter queue).
     await expect(attemptDelivery(t.tenant, msg)).rejects.toThrow(/gone/)
+    await expect(attemptDelivery(t.tenant, retry)).rejects.toThrow(/gone/)
     expect(await listDeliveries(t.tenant, {})).toEqual([])
   })
 

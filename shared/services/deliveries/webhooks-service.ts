@@ -36,11 +36,9 @@ import { runQueuedAttempt } from './claimed-attempt.ts'
 import {
   claimAttemptRow,
   claimNewDeliveryRow,
-  deleteDelivery,
   deleteEndpoint as deleteStoredEndpoint,
   getDelivery,
   getEndpoint,
-  insertDelivery,
   insertEndpoint,
   listDeliveries as listStoredDeliveries,
   listDeliveriesPage as listStoredDeliveriesPage,
@@ -79,58 +77,84 @@ export const WebhookMessage = v.object({
    */
   endpointId: v.optional(v.pipe(v.string(), v.nonEmpty())),
   /**
-   * The new delivery, on the relay's message for attempt 1: the worker's claim writes its row, the
-   * only writer of a relayed delivery (decisions 0015, 0028). Absent on later attempts, on manual
-   * retries and on messages queued before it was added.
+   * The new delivery, on the message for its attempt 1: the worker's claim writes its row, the
+   * only writer of a delivery row (decisions 0015, 0028). Absent on later attempts and on messages
+   * queued before it was added.
    */
   delivery: v.optional(
     v.union([
       v.object({ ...newDelivery, payload: v.string() }),
       // Too large to carry: rebuilt from the stored event, which `eventAt` and `eventId` name.
       v.object({ ...newDelivery, eventAt: v.pipe(v.string(), v.nonEmpty()) }),
+      // A retry-now copy: of the original row, which holds the bytes and the envelope id.
+      v.object({ createdAt: v.pipe(v.string(), v.nonEmpty()), retryOf: v.pipe(v.string(), v.nonEmpty()) }),
     ]),
   ),
 })
 export type WebhookMessage = v.InferOutput<typeof WebhookMessage>
-type NewDelivery = NonNullable<WebhookMessage['delivery']>
 
-/**
- * The largest payload a message carries (SQS takes 256 KiB a message, and attempt 1's message is
- * the base of its successors'): a larger one is rebuilt by the worker from its stored event.
- */
+/** The largest payload a message carries (SQS takes 256 KiB, and later attempts' messages copy it). */
 const MESSAGE_PAYLOAD_MAX_BYTES = 64 * 1024
 
-/**
- * The row of the new delivery a message names: its payload carried, or rebuilt from the stored
- * event by the function the relay would have used. The row holds the bytes from then on, so every
- * attempt sends the same. The event outlives the message (shared/store/outbox/outbox-items.ts).
- * @throws Error when the event is gone: the message goes to the dead-letter queue, not lost unseen
- */
-async function newDeliveryRow(tenant: TenantContext, id: string, d: NewDelivery): Promise<WebhookDelivery> {
-  if ('payload' in d) return deliveryRow(id, d, d.payload)
-  const event = await getOutboxEvent(tenant, d.eventAt, d.eventId)
-  if (!event) throw new Error(`The event of webhook delivery ${id} is gone`)
-  return deliveryRow(id, d, envelopeBody(id, event.event, event.createdAt, event.data))
-}
-
-function deliveryRow(id: string, d: NewDelivery, payload: string): WebhookDelivery {
-  return {
-    id,
-    endpointId: d.endpointId,
-    eventId: d.eventId,
-    event: d.event,
+/** The attempt columns of a new delivery. */
+const unattempted = (at: string) =>
+  ({
     status: 'pending',
     attempts: 0,
     httpStatus: null,
     responseBody: null,
     reason: null,
+    createdAt: at,
+    updatedAt: at,
+    attemptRecorded: true,
+  }) as const
+
+/** A retry-now copy: a new delivery with the identical body, envelope id included. */
+const retryCopy = (original: WebhookDelivery, id: string, at: string): WebhookDelivery => ({
+  ...original,
+  id,
+  retryOf: original.id,
+  ...unattempted(at),
+})
+
+/**
+ * The row of the new delivery a message names: its payload carried, rebuilt from the stored event
+ * by the relay's own function, or a retry's copy of its original. The row holds the bytes from then
+ * on, so every attempt sends the same. The event outlives the message (outbox-items.ts).
+ * @throws Error when the event or original is gone: the message goes to the dead-letter queue
+ */
+async function newDeliveryRow(
+  tenant: TenantContext,
+  id: string,
+  d: NonNullable<WebhookMessage['delivery']>,
+): Promise<WebhookDelivery> {
+  if ('retryOf' in d) {
+    const original = await getDelivery(tenant, d.retryOf)
+    if (!original) throw new Error(`The delivery retried by webhook delivery ${id} is gone`)
+    return retryCopy(original, id, d.createdAt)
+  }
+  const payload = 'payload' in d ? d.payload : await rebuiltPayload(tenant, id, d)
+  const { endpointId, eventId, event: type, createdAt } = d
+  return {
+    id,
+    endpointId,
+    eventId,
+    event: type,
     payload,
     envelopeId: id,
     retryOf: null,
-    createdAt: d.createdAt,
-    updatedAt: d.createdAt,
-    attemptRecorded: true,
+    ...unattempted(createdAt),
   }
+}
+
+async function rebuiltPayload(
+  tenant: TenantContext,
+  id: string,
+  d: { eventAt: string; eventId: string },
+): Promise<string> {
+  const event = await getOutboxEvent(tenant, d.eventAt, d.eventId)
+  if (!event) throw new Error(`The event of webhook delivery ${id} is gone`)
+  return envelopeBody(id, event.event, event.createdAt, event.data)
 }
 
 export async function createEndpoint(
@@ -343,8 +367,8 @@ export async function listDeliveries(tenant: TenantContext, f: DeliveryFilter): 
 }
 
 /**
- * Retry now: a new delivery with the identical body (envelope id included); the original row is
- * left as it is. Refused for a deleted endpoint. Written to the audit log.
+ * Retry now: a new delivery (retryCopy), queued; the original row is left as it is. Refused for a
+ * deleted endpoint. Written to the audit log.
  */
 export async function retryNow(
   tenant: TenantContext,
@@ -359,32 +383,16 @@ export async function retryNow(
   if (!endpoint || endpoint.deletedAt !== null) {
     throw new RuleViolationError('webhook.endpoint_inactive', 'The endpoint of this delivery was deleted')
   }
-  const copy: WebhookDelivery = {
-    ...original,
-    id: randomUUID(),
-    status: 'pending',
-    attempts: 0,
-    httpStatus: null,
-    responseBody: null,
-    reason: null,
-    retryOf: original.id,
-    createdAt: at,
-    updatedAt: at,
-    attemptRecorded: true,
-  }
-  await insertDelivery(tenant, copy)
-  try {
-    await sendMessage(config.webhooksQueueUrl, {
-      tenantId: tenant.id,
-      deliveryId: copy.id,
-      attempt: 1,
-      endpointId: copy.endpointId,
-    } satisfies WebhookMessage)
-  } catch (err) {
-    // Nothing else would ever queue this copy (the sweeper relays the outbox only): take it back.
-    await deleteDelivery(tenant, copy.id)
-    throw err
-  }
+  const copy = retryCopy(original, randomUUID(), at)
+  // The worker's claim writes the copy's row, as every delivery's (decision 0028): a message that
+  // cannot be sent leaves nothing behind.
+  await sendMessage(config.webhooksQueueUrl, {
+    tenantId: tenant.id,
+    deliveryId: copy.id,
+    attempt: 1,
+    endpointId: copy.endpointId,
+    delivery: { createdAt: at, retryOf: original.id },
+  } satisfies WebhookMessage)
   await writeAudit(tenant, {
     action: 'webhook.retry',
     actor,
