@@ -3,7 +3,6 @@
  * delivery attempts (the worker), the deliveries view and retry-now.
  */
 import { randomUUID } from 'node:crypto'
-import * as v from 'valibot'
 import { config } from '../../config.ts'
 import { open, seal, type SealedFor } from '../../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError, ValidationError } from '../../domain/errors.ts'
@@ -12,8 +11,6 @@ import { newestFirst, statusAfterFailure } from '../../domain/attempts.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import {
   deliveryIdFor,
-  envelopeBody,
-  eventCatalog,
   isEventType,
   MAX_ATTEMPTS,
   newSigningSecret,
@@ -28,11 +25,11 @@ import type { DomainEvent } from '../../domain/events.ts'
 import { sendOutbound } from '../../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../../net/ssrf-guard.ts'
 import { sendMessage } from '../../queue/sqs.ts'
-import { getOutboxEvent } from '../../store/outbox/outbox-store.ts'
 import { writeAudit } from '../../store/tenants/audit-store.ts'
 import { tenantById } from '../tenants/tenant-cache.ts'
 import { oncePerBatch } from '../core/batch-reads.ts'
 import { runQueuedAttempt } from './claimed-attempt.ts'
+import { newDeliveryRow, relayedMessage, retryCopy, WebhookMessage } from './webhook-messages.ts'
 import {
   claimAttemptRow,
   claimNewDeliveryRow,
@@ -56,106 +53,6 @@ const signingSecretOf = (tenant: TenantContext, endpointId: string): SealedFor =
   tenantId: tenant.id,
   recordId: endpointId,
 })
-
-/** What the relay's message says of a new delivery, whatever its size. */
-const newDelivery = {
-  endpointId: v.pipe(v.string(), v.nonEmpty()),
-  eventId: v.pipe(v.string(), v.nonEmpty()),
-  event: v.picklist(eventCatalog),
-  createdAt: v.pipe(v.string(), v.nonEmpty()),
-}
-
-/** The webhooks queue's message: attempt `attempt` of one delivery. */
-export const WebhookMessage = v.object({
-  tenantId: v.pipe(v.string(), v.nonEmpty()),
-  deliveryId: v.pipe(v.string(), v.nonEmpty()),
-  attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  /**
-   * The delivery's endpoint, so the worker reads it beside its claim instead of after it (one
-   * round trip fewer before the request). Only a hint: the attempt uses the endpoint its claimed
-   * row names. Absent from messages queued before it was added.
-   */
-  endpointId: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  /**
-   * The new delivery, on the message for its attempt 1: the worker's claim writes its row, the
-   * only writer of a delivery row (decisions 0015, 0028). Absent on later attempts and on messages
-   * queued before it was added.
-   */
-  delivery: v.optional(
-    v.union([
-      v.object({ ...newDelivery, payload: v.string() }),
-      // Too large to carry: rebuilt from the stored event, which `eventAt` and `eventId` name.
-      v.object({ ...newDelivery, eventAt: v.pipe(v.string(), v.nonEmpty()) }),
-      // A retry-now copy: of the original row, which holds the bytes and the envelope id.
-      v.object({ createdAt: v.pipe(v.string(), v.nonEmpty()), retryOf: v.pipe(v.string(), v.nonEmpty()) }),
-    ]),
-  ),
-})
-export type WebhookMessage = v.InferOutput<typeof WebhookMessage>
-
-/** The largest payload a message carries (SQS takes 256 KiB, and later attempts' messages copy it). */
-const MESSAGE_PAYLOAD_MAX_BYTES = 64 * 1024
-
-/** The attempt columns of a new delivery. */
-const unattempted = (at: string) =>
-  ({
-    status: 'pending',
-    attempts: 0,
-    httpStatus: null,
-    responseBody: null,
-    reason: null,
-    createdAt: at,
-    updatedAt: at,
-    attemptRecorded: true,
-  }) as const
-
-/** A retry-now copy: a new delivery with the identical body, envelope id included. */
-const retryCopy = (original: WebhookDelivery, id: string, at: string): WebhookDelivery => ({
-  ...original,
-  id,
-  retryOf: original.id,
-  ...unattempted(at),
-})
-
-/**
- * The row of the new delivery a message names: its payload carried, rebuilt from the stored event
- * by the relay's own function, or a retry's copy of its original. The row holds the bytes from then
- * on, so every attempt sends the same. The event outlives the message (outbox-items.ts).
- * @throws Error when the event or original is gone: the message goes to the dead-letter queue
- */
-async function newDeliveryRow(
-  tenant: TenantContext,
-  id: string,
-  d: NonNullable<WebhookMessage['delivery']>,
-): Promise<WebhookDelivery> {
-  if ('retryOf' in d) {
-    const original = await getDelivery(tenant, d.retryOf)
-    if (!original) throw new Error(`The delivery retried by webhook delivery ${id} is gone`)
-    return retryCopy(original, id, d.createdAt)
-  }
-  const payload = 'payload' in d ? d.payload : await rebuiltPayload(tenant, id, d)
-  const { endpointId, eventId, event: type, createdAt } = d
-  return {
-    id,
-    endpointId,
-    eventId,
-    event: type,
-    payload,
-    envelopeId: id,
-    retryOf: null,
-    ...unattempted(createdAt),
-  }
-}
-
-async function rebuiltPayload(
-  tenant: TenantContext,
-  id: string,
-  d: { eventAt: string; eventId: string },
-): Promise<string> {
-  const event = await getOutboxEvent(tenant, d.eventAt, d.eventId)
-  if (!event) throw new Error(`The event of webhook delivery ${id} is gone`)
-  return envelopeBody(id, event.event, event.createdAt, event.data)
-}
 
 export async function createEndpoint(
   tenant: TenantContext,
@@ -217,22 +114,9 @@ export async function fanOut(
   const endpoints = (await liveEndpoints(tenant)).filter((e) => e.events.includes(event.event))
   for (const endpoint of endpoints) {
     const id = deliveryIdFor(event.id, endpoint.id)
-    const payload = envelopeBody(id, event.event, event.createdAt, event.data)
-    const ref = { endpointId: endpoint.id, eventId: event.id, event: event.event, createdAt: at }
-    // The worker's first claim writes the row (decision 0028): the message carries the exact body
-    // when it fits, else names the stored event the worker rebuilds it from.
-    const delivery =
-      Buffer.byteLength(payload, 'utf8') <= MESSAGE_PAYLOAD_MAX_BYTES
-        ? { ...ref, payload }
-        : { ...ref, eventAt: event.createdAt }
-    // Sent again for an event relayed again: the claim refuses a duplicate (one row, one attempt).
-    await sendMessage(config.webhooksQueueUrl, {
-      tenantId: tenant.id,
-      deliveryId: id,
-      attempt: 1,
-      endpointId: endpoint.id,
-      delivery,
-    } satisfies WebhookMessage)
+    // The worker's first claim writes the row (decision 0028). Sent again for an event relayed
+    // again: the claim refuses a duplicate (one row, one attempt).
+    await sendMessage(config.webhooksQueueUrl, relayedMessage(tenant.id, id, endpoint.id, event, at))
   }
   return endpoints.length
 }
