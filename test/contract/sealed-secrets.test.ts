@@ -14,7 +14,7 @@ import { connect, testConnection } from '../../shared/services/deliveries/lrs-co
 import { createEndpoint } from '../../shared/services/deliveries/webhooks-service.ts'
 import { doc, tableName } from '../../local/sdk-clients.ts'
 import { keys, type Key } from '../../shared/store/core/keys.ts'
-import { insertDelivery } from '../../shared/store/deliveries/webhooks-store.ts'
+import { deliveries } from '../../shared/store/deliveries/webhooks-store.ts'
 import { startReceiver, type Received } from '../helpers/receiver.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
@@ -37,7 +37,7 @@ async function pendingDelivery(tenant: TenantContext, endpointId: string): Promi
   const eventId = randomUUID()
   const id = deliveryIdFor(eventId, endpointId)
   const at = new Date().toISOString()
-  await insertDelivery(tenant, {
+  await deliveries.insert(tenant, {
     id,
     endpointId,
     eventId,

@@ -142,7 +142,7 @@ describe('Route: POST /api/v1/webhooks/deliveries/{id}/retry', () => {
     expect(r.requests).toHaveLength(1)
   })
 
-  it('takes the copy back when its attempt cannot be queued, so no delivery is left pending for good', async () => {
+  it('leaves no copy when its attempt cannot be queued, so no delivery is left pending for good', async () => {
     // Prepare
     const { t } = await withDeliveries(1)
     const [original] = await listDeliveries(t.tenant, {})

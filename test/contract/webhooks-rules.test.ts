@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { SQSEvent } from 'aws-lambda'
 import { handler as webhookWorker } from '../../functions/workers/webhook-delivery/handler.ts'
@@ -6,6 +7,7 @@ import { retryDelay } from '../../shared/domain/webhooks/webhook.ts'
 import { newEvent } from '../../shared/domain/events.ts'
 import { updateTenant } from '../../shared/services/tenants/tenants-service.ts'
 import {
+  attemptDelivery,
   createEndpoint,
   deleteEndpoint,
   fanOut,
@@ -13,6 +15,7 @@ import {
   listLiveEndpoints,
 } from '../../shared/services/deliveries/webhooks-service.ts'
 import { getEndpoint } from '../../shared/store/deliveries/webhooks-store.ts'
+import { appendEvent } from '../../shared/store/outbox/outbox-store.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { until } from '../helpers/until.ts'
 import { newTenant } from '../helpers/tenants.ts'
@@ -63,23 +66,79 @@ describe('Webhooks: at-least-once relay and worker', () => {
     await r.close()
   })
 
-  it('writes a delivery too large for its message before queuing it, and delivers it like any other', async () => {
+  it('delivers an event too large for its message once, rebuilt by the worker, byte for byte on a retry and a retry now', async () => {
+    // Prepare: the first attempt fails, the second is answered.
     const t = await newTenant()
-    const r = await startReceiver()
+    const r = await startReceiver((n) => ({ status: n === 1 ? 500 : 200 }))
     await createEndpoint(t.tenant, `${r.url}/hook`, ['course.published'])
     const title = 'x'.repeat(70_000)
-    const event = newEvent('course.published', { courseId: 'c1', title }, new Date().toISOString())
-    await fanOut(t.tenant, event)
-    // Written by the relay itself: there before any worker has run.
-    expect(await listDeliveries(t.tenant, {})).toHaveLength(1)
-    await r.waitFor(1)
-    const [d] = await until(
-      () => listDeliveries(t.tenant, {}),
-      (rows) => rows[0]?.status === 'delivered',
+    const event = newEvent('course.published', { courseId: randomUUID(), title }, new Date().toISOString())
+
+    // Act: saved as a change saves it (the stack's relay hands it on), and relayed twice more.
+    await appendEvent(t.tenant, event)
+    await Promise.all([fanOut(t.tenant, event), fanOut(t.tenant, event)])
+
+    // Assess: one delivery in the view, delivered by its second attempt; both requests carried
+    // the same bytes, which are the view's payload.
+    const view = await until(
+      () => t.api.get('/api/v1/webhooks/deliveries'),
+      (res) => res.body.data?.[0]?.status === 'delivered',
     )
-    expect(d).toMatchObject({ status: 'delivered', attempts: 1 })
-    expect(JSON.parse(r.requests[0]?.raw.toString('utf8') ?? '{}')).toMatchObject({ data: { title } })
+    expect(view.body.meta.total).toBe(1)
+    expect(view.body.data[0]).toMatchObject({ event: 'course.published', attempts: 2, http_status: 200 })
+    expect(r.requests).toHaveLength(2)
+    const [first, second] = r.requests.map((q) => q.raw)
+    expect(first?.length).toBeGreaterThan(64 * 1024)
+    expect(second?.equals(first ?? Buffer.alloc(0))).toBe(true)
+    expect(view.body.data[0].payload).toBe(first?.toString('utf8'))
+    expect(JSON.parse(first?.toString('utf8') ?? '{}')).toMatchObject({
+      id: view.body.data[0].id,
+      data: { title },
+    })
+
+    // Act: retry now, which the worker writes from the original row as well.
+    const retried = await t.api.post(`/api/v1/webhooks/deliveries/${view.body.data[0].id}/retry`)
+
+    // Assess: a second row, delivered with the same bytes and envelope id.
+    expect(retried.status).toBe(201)
+    const both = await until(
+      () => t.api.get('/api/v1/webhooks/deliveries'),
+      (res) => res.body.meta.total === 2 && res.body.data[0]?.status === 'delivered',
+    )
+    expect(both.body.data[0]).toMatchObject({ id: retried.body.data.id, retry_of: view.body.data[0].id })
+    const third = r.requests[2]
+    expect(third?.raw.equals(first ?? Buffer.alloc(0))).toBe(true)
+    expect(third?.headers['x-service-delivery']).toBe(r.requests[0]?.headers['x-service-delivery'])
     await r.close()
+  })
+
+  it('writes no delivery for a message whose event or original is gone, and reports the message', async () => {
+    // Prepare: a message naming an event that was never stored, and a retry of a row never written.
+    const t = await newTenant()
+    const { endpoint } = await createEndpoint(t.tenant, 'https://127.0.0.1:9/hook', ['course.published'])
+    const msg = {
+      tenantId: t.tenant.id,
+      deliveryId: randomUUID(),
+      attempt: 1,
+      delivery: {
+        endpointId: endpoint.id,
+        eventId: randomUUID(),
+        event: 'course.published' as const,
+        createdAt: new Date().toISOString(),
+        eventAt: new Date().toISOString(),
+      },
+    }
+
+    const retry = {
+      ...msg,
+      deliveryId: randomUUID(),
+      delivery: { createdAt: msg.delivery.createdAt, retryOf: randomUUID() },
+    }
+
+    // Act / Assess: each throws (SQS hands it out again, then to the dead-letter queue).
+    await expect(attemptDelivery(t.tenant, msg)).rejects.toThrow(/gone/)
+    await expect(attemptDelivery(t.tenant, retry)).rejects.toThrow(/gone/)
+    expect(await listDeliveries(t.tenant, {})).toEqual([])
   })
 
   it('reports a message it cannot process as a batch item failure, and only that one', async () => {

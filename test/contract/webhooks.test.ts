@@ -13,7 +13,7 @@ import {
 import { CLAIM_LEASE_MS } from '../../shared/domain/attempts.ts'
 import { envelopeBody } from '../../shared/domain/webhooks/webhook.ts'
 import { listAudit } from '../../shared/store/tenants/audit-store.ts'
-import { claimAttempt, insertDelivery, recordAttempt } from '../../shared/store/deliveries/webhooks-store.ts'
+import { claimAttemptRow, deliveries, recordAttempt } from '../../shared/store/deliveries/webhooks-store.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { user } from '../helpers/learning.ts'
 import { newTenant, userBody, type TestTenant } from '../helpers/tenants.ts'
@@ -180,7 +180,7 @@ describe('Webhooks: a worker that dies mid-attempt', () => {
   async function quietDelivery(t: TestTenant, endpointId: string): Promise<string> {
     const id = randomUUID()
     const at = new Date().toISOString()
-    await insertDelivery(t.tenant, {
+    await deliveries.insert(t.tenant, {
       id,
       endpointId,
       eventId: randomUUID(),
@@ -211,7 +211,9 @@ describe('Webhooks: a worker that dies mid-attempt', () => {
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     const deliveryId = await quietDelivery(t, endpoint.id)
     const claimedAt = Date.now()
-    expect(await claimAttempt(t.tenant, deliveryId, 1, new Date(claimedAt).toISOString())).toBe(true)
+    expect(await claimAttemptRow(t.tenant, deliveryId, 1, new Date(claimedAt).toISOString())).toHaveProperty(
+      'claimed',
+    )
     const msg = { tenantId: t.tenant.id, deliveryId, attempt: 1 }
 
     // Act
@@ -257,7 +259,7 @@ describe('Webhooks: a worker that dies mid-attempt', () => {
     const { endpoint } = await createEndpoint(t.tenant, `${r.url}/hook`, ['user.created'])
     const deliveryId = await quietDelivery(t, endpoint.id)
     const at = new Date().toISOString()
-    await claimAttempt(t.tenant, deliveryId, 1, at)
+    await claimAttemptRow(t.tenant, deliveryId, 1, at)
     await recordAttempt(
       t.tenant,
       deliveryId,

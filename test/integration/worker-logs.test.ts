@@ -13,7 +13,7 @@ import { connect } from '../../shared/services/deliveries/lrs-connection-service
 import { createEndpoint, getDeliveryView } from '../../shared/services/deliveries/webhooks-service.ts'
 import { doc, tableName } from '../../local/sdk-clients.ts'
 import { keys, type Key } from '../../shared/store/core/keys.ts'
-import { insertDelivery } from '../../shared/store/deliveries/webhooks-store.ts'
+import { deliveries } from '../../shared/store/deliveries/webhooks-store.ts'
 import { getStatement, insertStatement } from '../../shared/store/deliveries/xapi-store.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
@@ -82,7 +82,7 @@ describe('Workers: the log line of an attempt that threw', () => {
     await corruptSealedSecret(keys.webhookEndpoint(t.tenant, endpoint.id))
     const at = new Date().toISOString()
     const id = randomUUID()
-    await insertDelivery(t.tenant, {
+    await deliveries.insert(t.tenant, {
       id,
       endpointId: endpoint.id,
       eventId: randomUUID(),

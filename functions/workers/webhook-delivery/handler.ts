@@ -8,11 +8,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda'
 import { attemptOutcomeOf, countAttempt } from '../../../shared/metrics/app-metrics.ts'
 import { queueWorker } from '../../../shared/queue/worker.ts'
-import {
-  attemptQueuedDelivery,
-  endpointReads,
-  WebhookMessage,
-} from '../../../shared/services/deliveries/webhooks-service.ts'
+import { WebhookMessage } from '../../../shared/services/deliveries/webhook-messages.ts'
+import { attemptQueuedDelivery, endpointReads } from '../../../shared/services/deliveries/webhooks-service.ts'
 
 export const handler = (batch: SQSEvent): Promise<SQSBatchResponse> => {
   const endpoint = endpointReads()

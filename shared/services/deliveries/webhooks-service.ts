@@ -3,7 +3,6 @@
  * delivery attempts (the worker), the deliveries view and retry-now.
  */
 import { randomUUID } from 'node:crypto'
-import * as v from 'valibot'
 import { config } from '../../config.ts'
 import { open, seal, type SealedFor } from '../../crypto/secret-box.ts'
 import { NotFoundError, RuleViolationError, ValidationError } from '../../domain/errors.ts'
@@ -12,8 +11,6 @@ import { newestFirst, statusAfterFailure } from '../../domain/attempts.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import {
   deliveryIdFor,
-  envelopeBody,
-  eventCatalog,
   isEventType,
   MAX_ATTEMPTS,
   newSigningSecret,
@@ -32,14 +29,13 @@ import { writeAudit } from '../../store/tenants/audit-store.ts'
 import { tenantById } from '../tenants/tenant-cache.ts'
 import { oncePerBatch } from '../core/batch-reads.ts'
 import { runQueuedAttempt } from './claimed-attempt.ts'
+import { newDeliveryRow, relayedMessage, retryCopy, WebhookMessage } from './webhook-messages.ts'
 import {
   claimAttemptRow,
   claimNewDeliveryRow,
-  deleteDelivery,
   deleteEndpoint as deleteStoredEndpoint,
   getDelivery,
   getEndpoint,
-  insertDelivery,
   insertEndpoint,
   listDeliveries as listStoredDeliveries,
   listDeliveriesPage as listStoredDeliveriesPage,
@@ -57,61 +53,6 @@ const signingSecretOf = (tenant: TenantContext, endpointId: string): SealedFor =
   tenantId: tenant.id,
   recordId: endpointId,
 })
-
-/** The webhooks queue's message: attempt `attempt` of one delivery. */
-export const WebhookMessage = v.object({
-  tenantId: v.pipe(v.string(), v.nonEmpty()),
-  deliveryId: v.pipe(v.string(), v.nonEmpty()),
-  attempt: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  /**
-   * The delivery's endpoint, so the worker reads it beside its claim instead of after it (one
-   * round trip fewer before the request). Only a hint: the attempt uses the endpoint its claimed
-   * row names. Absent from messages queued before it was added.
-   */
-  endpointId: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  /**
-   * The delivery itself, on the relay's message for attempt 1: the worker's claim writes the row
-   * (decision 0015). Absent when the relay wrote the row (a payload too large to carry), on later
-   * attempts, on manual retries and on messages queued before it was added.
-   */
-  delivery: v.optional(
-    v.object({
-      endpointId: v.pipe(v.string(), v.nonEmpty()),
-      eventId: v.pipe(v.string(), v.nonEmpty()),
-      event: v.picklist(eventCatalog),
-      payload: v.string(),
-      createdAt: v.pipe(v.string(), v.nonEmpty()),
-    }),
-  ),
-})
-export type WebhookMessage = v.InferOutput<typeof WebhookMessage>
-
-/**
- * The largest payload a message carries (SQS takes 256 KiB a message): a larger one is written
- * by the relay as before and its message names it only.
- */
-export const MESSAGE_PAYLOAD_MAX_BYTES = 64 * 1024
-
-/** The new delivery a message carries, as its row. */
-function carriedDelivery(id: string, d: NonNullable<WebhookMessage['delivery']>): WebhookDelivery {
-  return {
-    id,
-    endpointId: d.endpointId,
-    eventId: d.eventId,
-    event: d.event,
-    status: 'pending',
-    attempts: 0,
-    httpStatus: null,
-    responseBody: null,
-    reason: null,
-    payload: d.payload,
-    envelopeId: id,
-    retryOf: null,
-    createdAt: d.createdAt,
-    updatedAt: d.createdAt,
-    attemptRecorded: true,
-  }
-}
 
 export async function createEndpoint(
   tenant: TenantContext,
@@ -173,25 +114,9 @@ export async function fanOut(
   const endpoints = (await liveEndpoints(tenant)).filter((e) => e.events.includes(event.event))
   for (const endpoint of endpoints) {
     const id = deliveryIdFor(event.id, endpoint.id)
-    const delivery = {
-      endpointId: endpoint.id,
-      eventId: event.id,
-      event: event.event,
-      payload: envelopeBody(id, event.event, event.createdAt, event.data),
-      createdAt: at,
-    }
-    // The worker's first claim writes the row from the message (one write fewer an event); a
-    // payload too large to carry is written here first, as every row was before.
-    const carried = Buffer.byteLength(delivery.payload, 'utf8') <= MESSAGE_PAYLOAD_MAX_BYTES
-    if (!carried) await insertDelivery(tenant, carriedDelivery(id, delivery))
-    // Sent even when the delivery existed: a relay that died before sending must not lose it.
-    await sendMessage(config.webhooksQueueUrl, {
-      tenantId: tenant.id,
-      deliveryId: id,
-      attempt: 1,
-      endpointId: endpoint.id,
-      ...(carried ? { delivery } : {}),
-    } satisfies WebhookMessage)
+    // The worker's first claim writes the row (decision 0028). Sent again for an event relayed
+    // again: the claim refuses a duplicate (one row, one attempt).
+    await sendMessage(config.webhooksQueueUrl, relayedMessage(tenant.id, id, endpoint.id, event, at))
   }
   return endpoints.length
 }
@@ -239,9 +164,9 @@ export async function attemptDelivery(
   return runQueuedAttempt({
     attempt: msg.attempt,
     maxAttempts: MAX_ATTEMPTS,
-    claim: () =>
+    claim: async () =>
       msg.delivery && msg.attempt === 1
-        ? claimNewDeliveryRow(tenant, carriedDelivery(msg.deliveryId, msg.delivery), at)
+        ? claimNewDeliveryRow(tenant, await newDeliveryRow(tenant, msg.deliveryId, msg.delivery), at)
         : claimAttemptRow(tenant, msg.deliveryId, msg.attempt, at),
     make: (delivery) => makeAttempt(tenant, delivery, msg.attempt, endpoint),
     fault: (failure): AttemptOutcome => ({ ...failure, httpStatus: null, responseBody: null }),
@@ -326,8 +251,8 @@ export async function listDeliveries(tenant: TenantContext, f: DeliveryFilter): 
 }
 
 /**
- * Retry now: a new delivery with the identical body (envelope id included); the original row is
- * left as it is. Refused for a deleted endpoint. Written to the audit log.
+ * Retry now: a new delivery (retryCopy), queued; the original row is left as it is. Refused for a
+ * deleted endpoint. Written to the audit log.
  */
 export async function retryNow(
   tenant: TenantContext,
@@ -342,32 +267,16 @@ export async function retryNow(
   if (!endpoint || endpoint.deletedAt !== null) {
     throw new RuleViolationError('webhook.endpoint_inactive', 'The endpoint of this delivery was deleted')
   }
-  const copy: WebhookDelivery = {
-    ...original,
-    id: randomUUID(),
-    status: 'pending',
-    attempts: 0,
-    httpStatus: null,
-    responseBody: null,
-    reason: null,
-    retryOf: original.id,
-    createdAt: at,
-    updatedAt: at,
-    attemptRecorded: true,
-  }
-  await insertDelivery(tenant, copy)
-  try {
-    await sendMessage(config.webhooksQueueUrl, {
-      tenantId: tenant.id,
-      deliveryId: copy.id,
-      attempt: 1,
-      endpointId: copy.endpointId,
-    } satisfies WebhookMessage)
-  } catch (err) {
-    // Nothing else would ever queue this copy (the sweeper relays the outbox only): take it back.
-    await deleteDelivery(tenant, copy.id)
-    throw err
-  }
+  const copy = retryCopy(original, randomUUID(), at)
+  // The worker's claim writes the copy's row, as every delivery's (decision 0028): a message that
+  // cannot be sent leaves nothing behind.
+  await sendMessage(config.webhooksQueueUrl, {
+    tenantId: tenant.id,
+    deliveryId: copy.id,
+    attempt: 1,
+    endpointId: copy.endpointId,
+    delivery: { createdAt: at, retryOf: original.id },
+  } satisfies WebhookMessage)
   await writeAudit(tenant, {
     action: 'webhook.retry',
     actor,

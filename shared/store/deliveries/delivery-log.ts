@@ -182,9 +182,10 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
     }),
 
     /**
-     * Attempt 1 of a row the relay sent in its message instead of writing it (decision 0015): the
-     * row written already claimed when it is new, or claimed as `claim` would claim it. Every value
-     * it sets is the message's, so a copy of the message that takes over a claim writes the same.
+     * Attempt 1 of a row its message names instead of anyone writing it first (decisions 0015,
+     * 0028): the row written already claimed when it is new, or claimed as `claim` would claim it.
+     * Every value it sets follows from the message (carried, or read from the item it names), so a
+     * copy of the message that takes over a claim writes the same.
      */
     claimNew: (tenant: TenantContext, row: Row, at: string) => {
       const item = rowAttributes(tenant, row)
@@ -257,10 +258,6 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
     list: async (tenant: TenantContext, filter?: Condition, limit = Number.POSITIVE_INFINITY) =>
       (await queryUpTo(params.list(tenant, filter), limit)).map(decode),
 
-    /** @returns false for a duplicate, a live claim or a finished row. */
-    claim: (tenant: TenantContext, id: string, attempt: number, at: string): Promise<boolean> =>
-      conditionally(updateItem(params.claim(tenant, id, attempt, at))),
-
     /**
      * The claim and the read of the row in one round trip: the row as claimed, or, refused, the
      * row as it stands (undefined when it is gone), which says why (shared/domain/attempts.ts).
@@ -271,7 +268,7 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
       return { refused: out.refused && decode(out.refused) }
     },
 
-    /** claimRow for attempt 1 of a row sent in the message: written by its claim when new. */
+    /** claimRow for attempt 1 of a row its message names: written by its claim when new. */
     claimNewRow: async (tenant: TenantContext, row: Row, at: string): Promise<Claim<Row>> => {
       const out = await updateOrCurrent(params.claimNew(tenant, row, at))
       if ('updated' in out) return { claimed: decode(out.updated) }

@@ -145,15 +145,10 @@ export const deliveries = deliveryLog({
   ownOutcome: (o: DeliveryOutcome) => ({ response_body: o.responseBody }),
 })
 
-/** @returns false when the delivery exists already (a relayed event seen again). */
-export const insertDelivery = deliveries.insert
 export const getDelivery = deliveries.get
-export const deleteDelivery = deliveries.delete
-/** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished delivery. */
-export const claimAttempt = deliveries.claim
 /** The claim read as it is written: the row as claimed, or as it stands when refused. */
 export const claimAttemptRow = deliveries.claimRow
-/** The first attempt's claim of a delivery the relay sent in the message: it writes the row (0015). */
+/** The first attempt's claim of a new delivery: the one writer of its row (decisions 0015, 0028). */
 export const claimNewDeliveryRow = deliveries.claimNewRow
 /** Records the outcome of the attempt this worker claimed; the delivery may stay pending. */
 export const recordAttempt = deliveries.record

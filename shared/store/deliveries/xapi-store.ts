@@ -133,8 +133,6 @@ export const statements = deliveryLog({
 export const insertStatement = statements.insert
 export const getStatement = statements.get
 export const deleteStatement = statements.delete
-/** Takes attempt number `attempt` if nobody has: @returns false for a duplicate or finished row. */
-export const claimAttempt = statements.claim
 /** The claim read as it is written: the row as claimed, or as it stands when refused. */
 export const claimAttemptRow = statements.claimRow
 /** Records the outcome of the attempt this worker claimed; the row may stay pending. */

@@ -10,8 +10,16 @@ import type { Item, TransactItem } from '../core/db.ts'
 import { indexes, keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
 import type { Step } from '../core/transaction.ts'
 
-/** Outbox items outlive any relay backlog, then expire. */
+/**
+ * Outbox items outlive any relay backlog, then expire: 30 days after they were written (not after
+ * `created_at`, which may be backdated), and again 30 days after their relay (`markRelayed`), since
+ * the webhook worker may rebuild a delivery from its event while the message lives (decision 0028).
+ */
 const OUTBOX_RETENTION_SECONDS = 30 * 24 * 3600
+
+/** The expiry of an outbox item written or relayed at `at`. */
+export const outboxExpiry = (at: string): number =>
+  Math.floor(Date.parse(at) / 1000) + OUTBOX_RETENTION_SECONDS
 
 /** The attributes every outbox item has, whatever its kind: its key, its pending entry, its expiry. */
 function outboxItem(key: Key, tenantId: string | null, createdAt: string, id: string, own: Item): Item {
@@ -22,7 +30,7 @@ function outboxItem(key: Key, tenantId: string | null, createdAt: string, id: st
     ...own,
     [indexes.gsi1.pk]: keys.pendingOutboxPk,
     [indexes.gsi1.sk]: keys.sortKey(createdAt, id),
-    [TTL_ATTRIBUTE]: Math.floor(Date.parse(createdAt) / 1000) + OUTBOX_RETENTION_SECONDS,
+    [TTL_ATTRIBUTE]: outboxExpiry(new Date().toISOString()),
   }
 }
 

@@ -15,8 +15,8 @@ import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { conditionally, getItem, putItem, queryUpTo, queryAll, updateItem, type Item } from '../core/db.ts'
 import { decodeEach, decodeItem, nullable } from '../core/decode.ts'
 import { cond, queryExpression, updateExpression } from '../core/expression.ts'
-import { indexes, keys, type Key } from '../core/keys.ts'
-import { effectSteps } from './outbox-items.ts'
+import { indexes, keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
+import { effectSteps, outboxExpiry } from './outbox-items.ts'
 import { MalformedItem, WriteRefused } from '../core/store-errors.ts'
 import { commit, MAX_TRANSACTION_ITEMS } from '../core/transaction.ts'
 
@@ -115,6 +115,21 @@ export async function appendEvent(tenant: TenantContext, e: DomainEvent): Promis
   await commit(effectSteps(tenant, { events: [e] }))
 }
 
+/**
+ * A stored event by its time and id, strongly consistent (the relay may have read it from the
+ * stream a moment ago): what the webhook worker rebuilds a delivery too large for its message
+ * from (decision 0028). undefined when it is gone.
+ */
+export async function getOutboxEvent(
+  tenant: TenantContext,
+  createdAt: string,
+  eventId: string,
+): Promise<DomainEvent | undefined> {
+  const item = await getItem(keys.outboxEvent(tenant, createdAt, eventId), { ConsistentRead: true })
+  const entry = item && toOutboxEntry(item)
+  return entry?.kind === 'event' ? entry.event : undefined
+}
+
 export async function listOutboxEvents(tenant: TenantContext): Promise<DomainEvent[]> {
   return (await outboxEntries(tenant)).flatMap((o) => (o.kind === 'event' ? [o.event] : []))
 }
@@ -135,14 +150,19 @@ export const relayParams = {
 
   /**
    * Out of the pending index, with how many webhook deliveries an event's fan-out queued (their
-   * rows are written by the worker's first claim: decision 0015); refused when the item is gone
-   * (expired).
+   * rows are written by the worker's first claim: decision 0015), kept 30 days from now: longer
+   * than any message of its relay lives, so a worker can rebuild a delivery from it (0028).
+   * Refused when the item is gone (expired).
    */
   markRelayed: (key: Key, at: string, deliveries?: number) => ({
     Key: key,
     ...updateExpression(
       {
-        set: { relayed_at: at, ...(deliveries === undefined ? {} : { relayed_deliveries: deliveries }) },
+        set: {
+          relayed_at: at,
+          ...(deliveries === undefined ? {} : { relayed_deliveries: deliveries }),
+          [TTL_ATTRIBUTE]: outboxExpiry(at),
+        },
         remove: [indexes.gsi1.pk, indexes.gsi1.sk],
       },
       cond.exists(),

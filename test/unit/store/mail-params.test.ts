@@ -114,7 +114,11 @@ describe('Functions: outbox notifications', () => {
     expect(readable('KeyConditionExpression', pending)).toBe(
       `(gsi1pk = "OUTBOX#PENDING") AND (gsi1sk < "${at}")`,
     )
-    expect(readable('UpdateExpression', relayed)).toBe(`SET relayed_at = "${at}" REMOVE gsi1pk, gsi1sk`)
+    // Kept 30 days from the relay, as every outbox item (decision 0028).
+    const ttl = Date.parse(at) / 1000 + 30 * 86_400
+    expect(readable('UpdateExpression', relayed)).toBe(
+      `SET relayed_at = "${at}", ttl = ${ttl} REMOVE gsi1pk, gsi1sk`,
+    )
     expect(readable('ConditionExpression', relayed)).toBe('attribute_exists(pk)')
   })
 })

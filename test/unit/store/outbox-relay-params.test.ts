@@ -27,21 +27,32 @@ describe('Outbox relay params', () => {
     )
   })
 
-  it('takes a relayed event out of the pending index, only while it exists', () => {
+  it('takes a relayed event out of the pending index, only while it exists, and keeps it 30 days from then', () => {
     // Act
     const key = { pk: 'T#t1', sk: `OUTBOX#${event.createdAt}#ev1` }
     const p = relayParams.markRelayed(key, '2026-03-01T10:01:00.000Z')
     const fannedOut = relayParams.markRelayed(key, '2026-03-01T10:01:00.000Z', 2)
+    const expiry = Date.parse('2026-03-01T10:01:00.000Z') / 1000 + 30 * 86_400
 
     // Assess
     expect(p.Key).toEqual(key)
     expect(rendered(p.UpdateExpression, p)).toBe(
-      'SET relayed_at = "2026-03-01T10:01:00.000Z" REMOVE gsi1pk, gsi1sk',
+      `SET relayed_at = "2026-03-01T10:01:00.000Z", ttl = ${expiry} REMOVE gsi1pk, gsi1sk`,
     )
     expect(rendered(fannedOut.UpdateExpression, fannedOut)).toBe(
-      'SET relayed_at = "2026-03-01T10:01:00.000Z", relayed_deliveries = 2 REMOVE gsi1pk, gsi1sk',
+      `SET relayed_at = "2026-03-01T10:01:00.000Z", relayed_deliveries = 2, ttl = ${expiry} REMOVE gsi1pk, gsi1sk`,
     )
     expect(rendered(p.ConditionExpression, p)).toBe('attribute_exists(pk)')
+  })
+
+  it('keeps an event 30 days from when it was written, however far back its time is', () => {
+    // Act: the event's time is months before the write.
+    const before = Math.floor(Date.now() / 1000)
+    const ttl = outboxPut(tenant, event).Put?.Item?.ttl
+
+    // Assess
+    expect(ttl).toBeGreaterThanOrEqual(before + 30 * 86_400)
+    expect(ttl).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 30 * 86_400)
   })
 
   it('keeps the local relay checkpoint per shard', () => {
