@@ -10,18 +10,7 @@ import { putSinkMail } from '../store/deliveries/mail-store.ts'
 export const sinkSender: MailSender = {
   async send(m, at) {
     const id = randomUUID()
-    await putSinkMail({
-      id,
-      tenantId: m.tenantId,
-      to: m.to,
-      subject: m.subject,
-      template: m.template,
-      locale: m.locale,
-      text: m.text,
-      html: m.html,
-      notificationId: m.notificationId,
-      sentAt: at,
-    })
+    await putSinkMail({ ...m, id, sentAt: at })
     return { messageId: id }
   },
 }

@@ -29,27 +29,25 @@ function lowestUncapped(limit: 'seatCap' | 'courseCap'): PlanId {
   return plans.find((p) => p[limit] === null)?.id ?? 'enterprise'
 }
 
-export function seatCapError(planId: PlanId): EntitlementError {
-  const cap = planById(planId).seatCap
+/** What each cap counts, as its refusal says it. */
+const capped = {
+  seatCap: { code: 'seat_cap', counts: 'active users' },
+  courseCap: { code: 'course_cap', counts: 'active courses' },
+} as const
+
+function capError(planId: PlanId, limit: keyof typeof capped): EntitlementError {
+  const plan = planById(planId)
   return new EntitlementError(
     'cap',
-    'seat_cap',
+    capped[limit].code,
     planId,
-    lowestUncapped('seatCap'),
-    `The ${planById(planId).displayName} plan allows ${cap ?? 'unlimited'} active users; the cap is reached`,
+    lowestUncapped(limit),
+    `The ${plan.displayName} plan allows ${plan[limit] ?? 'unlimited'} ${capped[limit].counts}; the cap is reached`,
   )
 }
 
-export function courseCapError(planId: PlanId): EntitlementError {
-  const cap = planById(planId).courseCap
-  return new EntitlementError(
-    'cap',
-    'course_cap',
-    planId,
-    lowestUncapped('courseCap'),
-    `The ${planById(planId).displayName} plan allows ${cap ?? 'unlimited'} active courses; the cap is reached`,
-  )
-}
+export const seatCapError = (planId: PlanId): EntitlementError => capError(planId, 'seatCap')
+export const courseCapError = (planId: PlanId): EntitlementError => capError(planId, 'courseCap')
 
 /** The plan's storage cap in bytes (the catalog says megabytes); null is unlimited. */
 export function storageCapBytes(planId: PlanId): number | null {

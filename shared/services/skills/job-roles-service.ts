@@ -255,31 +255,36 @@ async function changeSource(
 }
 
 /** The operator's assignment (user page, profile field, CSV import). */
-export async function assignRole(
+export const assignRole = (
   tenant: TenantContext,
   userId: string,
   roleId: string,
   source: RoleSource,
   at = nowIso(),
-): Promise<HeldRole[]> {
-  requireSkillsManagement(tenant)
-  await requireUser(tenant, userId)
-  const role = await getJobRole(tenant, roleId)
-  await changeSource(tenant, userId, role, source, 'add', source === 'manual' ? 'manual' : null, at)
-  return rolesOfUser(tenant, userId)
-}
+): Promise<HeldRole[]> => changeAssignment(tenant, userId, roleId, source, 'add', at)
 
-export async function unassignRole(
+export const unassignRole = (
   tenant: TenantContext,
   userId: string,
   roleId: string,
   source: RoleSource,
   at = nowIso(),
+): Promise<HeldRole[]> => changeAssignment(tenant, userId, roleId, source, 'remove', at)
+
+async function changeAssignment(
+  tenant: TenantContext,
+  userId: string,
+  roleId: string,
+  source: RoleSource,
+  change: 'add' | 'remove',
+  at: string,
 ): Promise<HeldRole[]> {
   requireSkillsManagement(tenant)
   await requireUser(tenant, userId)
   const role = await getJobRole(tenant, roleId)
-  await changeSource(tenant, userId, role, source, 'remove', null, at)
+  // The user page announces a new holder; a profile field and the CSV import do not (Announce).
+  const announce = change === 'add' && source === 'manual' ? 'manual' : null
+  await changeSource(tenant, userId, role, source, change, announce, at)
   return rolesOfUser(tenant, userId)
 }
 

@@ -103,22 +103,39 @@ export interface LevelInput {
 }
 
 /**
- * Records the person's level of a skill (an assessment, a validation, a completion, or by hand).
- * `skill.attained` is written with it, in its transaction, when the level rises and not by hand;
- * a claim at or below the recorded level is settled by it.
+ * A held skill changed as `decide` says from the state read, re-read and decided again when a
+ * concurrent write got there first; the events are written in the same transaction.
  */
-export async function setLevel(
+async function changeHeldSkill(
   tenant: TenantContext,
   userId: string,
   skillId: string,
-  input: LevelInput,
-  at = nowIso(),
+  decide: (before: HeldSkill | undefined) => { after: HeldSkill; events: DomainEvent[] },
 ): Promise<HeldSkill> {
   requireSkillsManagement(tenant)
   await requireUser(tenant, userId)
   await getSkill(tenant, skillId)
   return retryOnConflict(async () => {
     const before = await getHeldSkill(tenant, userId, skillId)
+    const { after, events } = decide(before)
+    await saveHeldSkill(tenant, { before, after, effects: { events } })
+    return after
+  })
+}
+
+/**
+ * Records the person's level of a skill (an assessment, a validation, a completion, or by hand).
+ * `skill.attained` is written with it, in its transaction, when the level rises and not by hand;
+ * a claim at or below the recorded level is settled by it.
+ */
+export function setLevel(
+  tenant: TenantContext,
+  userId: string,
+  skillId: string,
+  input: LevelInput,
+  at = nowIso(),
+): Promise<HeldSkill> {
+  return changeHeldSkill(tenant, userId, skillId, (before) => {
     const previous = currentLevel(before, at)
     const earnedAt = input.earnedAt ?? at
     const validUntil = input.validUntil ?? null
@@ -133,42 +150,24 @@ export async function setLevel(
       pendingClaimLevel: claim !== null && input.source !== 'manual' ? null : claim,
       updatedAt: at,
     }
-    const events: DomainEvent[] = isAttainment(previous, input.level, input.source)
-      ? [
-          newEvent(
-            'skill.attained',
-            {
-              userId,
-              skillId,
-              level: input.level,
-              previousLevel: previous,
-              source: input.source,
-              earnedAt,
-              validUntil,
-            },
-            at,
-          ),
-        ]
+    const attained = { userId, skillId, level: input.level, previousLevel: previous, source: input.source }
+    const events = isAttainment(previous, input.level, input.source)
+      ? [newEvent('skill.attained', { ...attained, earnedAt, validUntil }, at)]
       : []
-    await saveHeldSkill(tenant, { before, after, effects: { events } })
-    return after
+    return { after, events }
   })
 }
 
 /** A person's claim of a level, pending validation: the held level is unchanged. */
-export async function claimLevel(
+export function claimLevel(
   tenant: TenantContext,
   userId: string,
   skillId: string,
   level: SkillLevel,
   at = nowIso(),
 ): Promise<HeldSkill> {
-  requireSkillsManagement(tenant)
-  await requireUser(tenant, userId)
-  await getSkill(tenant, skillId)
-  return retryOnConflict(async () => {
-    const before = await getHeldSkill(tenant, userId, skillId)
-    const after: HeldSkill = {
+  return changeHeldSkill(tenant, userId, skillId, (before) => ({
+    after: {
       userId,
       skillId,
       level: before?.level ?? null,
@@ -177,10 +176,9 @@ export async function claimLevel(
       validUntil: before?.validUntil ?? null,
       pendingClaimLevel: level,
       updatedAt: at,
-    }
-    await saveHeldSkill(tenant, { before, after, effects: {} })
-    return after
-  })
+    },
+    events: [],
+  }))
 }
 
 export interface SkillEntry {

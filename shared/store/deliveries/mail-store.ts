@@ -19,6 +19,7 @@ import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { locales, type User } from '../../domain/users/user.ts'
 import { conditionally, deleteItem, getItem, putItem, queryAll, queryUpTo, updateItem } from '../core/db.ts'
 import { decodeItem } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
 import { keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
 import { toUser, usersBy } from '../users/users-store.ts'
@@ -163,25 +164,32 @@ export interface SinkMail {
   readonly sentAt: string
 }
 
+/** The recipient is matched ignoring case; a week of mail is kept (the sink is a local stand-in). */
+const sinkEntity = defineEntity(
+  'mail_sink',
+  {
+    id: field('id', v.string()),
+    tenantId: optionalField('tenant_id', v.string()),
+    to: field('to', v.string()),
+    subject: field('subject', v.string()),
+    template: field('template', v.picklist(notificationTemplates)),
+    locale: field('locale', v.picklist(locales)),
+    text: field('text', v.string()),
+    html: field('html', v.string()),
+    notificationId: field('notification_id', v.string()),
+    sentAt: field('sent_at', v.string()),
+  },
+  {
+    key: (_: null, m) => keys.mailSink(m.sentAt, m.id),
+    derived: (_, m) => ({
+      to_lower: m.to.toLowerCase(),
+      [TTL_ATTRIBUTE]: epochSeconds(m.sentAt, SINK_RETENTION_SECONDS),
+    }),
+  },
+)
+
 export function sinkPutParams(mail: SinkMail): Omit<PutCommandInput, 'TableName'> {
-  return {
-    Item: {
-      ...keys.mailSink(mail.sentAt, mail.id),
-      type: 'mail_sink',
-      id: mail.id,
-      tenant_id: mail.tenantId,
-      to: mail.to,
-      to_lower: mail.to.toLowerCase(),
-      subject: mail.subject,
-      template: mail.template,
-      locale: mail.locale,
-      text: mail.text,
-      html: mail.html,
-      notification_id: mail.notificationId,
-      sent_at: mail.sentAt,
-      [TTL_ATTRIBUTE]: epochSeconds(mail.sentAt, SINK_RETENTION_SECONDS),
-    },
-  }
+  return { Item: sinkEntity.item(null, mail) }
 }
 
 export async function putSinkMail(mail: SinkMail): Promise<void> {
@@ -211,33 +219,6 @@ export function sinkQueryParams(f: SinkFilter): Omit<QueryCommandInput, 'TableNa
   }
 }
 
-const SinkItem = v.object({
-  id: v.string(),
-  tenant_id: v.nullable(v.string()),
-  to: v.string(),
-  subject: v.string(),
-  template: v.picklist(notificationTemplates),
-  locale: v.picklist(locales),
-  text: v.string(),
-  html: v.string(),
-  notification_id: v.string(),
-  sent_at: v.string(),
-})
-
 export async function listSinkMail(f: SinkFilter, limit = 1000): Promise<SinkMail[]> {
-  return (await queryUpTo(sinkQueryParams(f), limit)).map((item) => {
-    const m = decodeItem('mail_sink', SinkItem, item)
-    return {
-      id: m.id,
-      tenantId: m.tenant_id,
-      to: m.to,
-      subject: m.subject,
-      template: m.template,
-      locale: m.locale,
-      text: m.text,
-      html: m.html,
-      notificationId: m.notification_id,
-      sentAt: m.sent_at,
-    }
-  })
+  return (await queryUpTo(sinkQueryParams(f), limit)).map((item) => sinkEntity.decode(item))
 }
