@@ -6,14 +6,14 @@
  */
 import { Duration, Validations } from 'aws-cdk-lib'
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2'
-import { ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch'
+import { ComparisonOperator, Metric, TreatMissingData, type DimensionsMap } from 'aws-cdk-lib/aws-cloudwatch'
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb'
 import type { IFunction } from 'aws-cdk-lib/aws-lambda'
 import { Topic } from 'aws-cdk-lib/aws-sns'
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs'
 import { BillingMode } from 'aws-cdk-lib/aws-dynamodb'
-import { MonitoringFacade, SnsAlarmActionStrategy } from 'cdk-monitoring-constructs'
+import { MetricStatistic, MonitoringFacade, SnsAlarmActionStrategy } from 'cdk-monitoring-constructs'
 import { Construct } from 'constructs'
 import { metricNames } from '../shared/metrics/catalog.ts'
 
@@ -128,6 +128,7 @@ export class LmsMonitoring extends Construct {
     this.watchQueues(props.queues)
     this.watchFunctions(props.functions, props.relay)
     this.watchOutbox(props.metricsNamespace)
+    this.watchAppMetrics(props.metricsNamespace)
     if (props.sesReputation ?? true) this.watchSesReputation()
   }
 
@@ -224,6 +225,50 @@ export class LmsMonitoring extends Construct {
               },
             },
           ],
+        },
+      ],
+    })
+  }
+
+  /**
+   * The app's own metrics (shared/metrics/catalog.ts), graphed without alarms: what the API and
+   * the workers did, beside the platform's view of them above. A metric with dimensions is drawn
+   * by a search, one line per value (a route and status, an outcome).
+   */
+  private watchAppMetrics(namespace: string): void {
+    const every = (name: string, dimensions: readonly string[], statistic = MetricStatistic.SUM) => ({
+      namespace,
+      searchQuery: `MetricName="${name}"`,
+      // The keys name the dimensions searched; a value left out matches every value.
+      dimensionsMap: Object.fromEntries(dimensions.map((d) => [d, undefined])) as unknown as DimensionsMap,
+      statistic,
+      period: Duration.minutes(5),
+    })
+    const total = (name: string, statistic: string = 'Sum') =>
+      new Metric({ namespace, metricName: name, statistic, period: Duration.minutes(5) })
+    this.facade.addLargeHeader('What the product did').monitorCustom({
+      alarmFriendlyName: 'App',
+      humanReadableName: 'Requests, enrollments, deliveries, e-mail and exports (app metrics)',
+      metricGroups: [
+        {
+          title: 'Requests by route and status',
+          metrics: [every(metricNames.requests, ['Route', 'Status'])],
+        },
+        {
+          title: 'Enrollments created and completed',
+          metrics: [total(metricNames.enrollmentsCreated), total(metricNames.enrollmentsCompleted)],
+        },
+        {
+          title: 'Webhook and statement attempts by outcome',
+          metrics: [
+            every(metricNames.webhookAttempts, ['Outcome']),
+            every(metricNames.statementAttempts, ['Outcome']),
+          ],
+        },
+        { title: 'E-mails sent', metrics: [total(metricNames.emailsSent)] },
+        {
+          title: 'Exports: build time (p90, ms) and rows',
+          metrics: [total(metricNames.exportDuration, 'p90'), total(metricNames.exportRows)],
         },
       ],
     })

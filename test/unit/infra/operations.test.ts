@@ -16,6 +16,7 @@ import {
   type WorkerQueue,
 } from '../../../lib/lms-stack.ts'
 import { alarmThresholds } from '../../../lib/monitoring.ts'
+import { metricNames } from '../../../shared/metrics/catalog.ts'
 
 const baseProps: LmsStackProps = {
   serviceHost: 'lms.example.org',
@@ -277,6 +278,20 @@ describe('Construct: LmsStack, alarms', () => {
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1)
     expect(outputs.AlarmTopicArn?.Value).toEqual({ Ref: idOf(stack, stack.monitoring.topic) })
     expect(outputs.DashboardName).toBeDefined()
+  })
+
+  it('graphs every app metric on the dashboard, those with dimensions by a search per dimension', () => {
+    // Act
+    const { template } = synth()
+    const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'))
+    // The body is a join of strings and tokens (region, names): the strings say what is drawn.
+    const join = dashboard?.Properties.DashboardBody['Fn::Join'] as [string, unknown[]]
+    const body = join[1].filter((part): part is string => typeof part === 'string').join('')
+
+    // Assess
+    for (const name of Object.values(metricNames)) expect(body).toContain(name)
+    expect(body).toMatch(/SEARCH\('\{\\"[^"\\]+\\",\\"Route\\",\\"Status\\"\}\s+MetricName=\\"Requests\\"/)
+    expect(body).toMatch(/\\"Outcome\\"\}\s+MetricName=\\"WebhookAttempts\\"/)
   })
 })
 
