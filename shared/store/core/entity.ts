@@ -82,6 +82,12 @@ export function optionalMapField<F extends Fields>(attribute: string, fields: F)
   }
 }
 
+/** A list attribute of maps of their own fields, always written (whole); an older item without it reads as empty. */
+export function listField<F extends Fields>(attribute: string, fields: F): Field<readonly ValueOf<F>[]> {
+  const read = v.optional(v.array(objectOf(fields)), []) as unknown as v.GenericSchema<unknown, ValueOf<F>[]>
+  return { attribute, schema: read, write: (list) => list.map((value) => encodeFields(fields, value)) }
+}
+
 /** The item's attributes as an object schema whose output carries the fields' names. */
 function objectOf<F extends Fields>(fields: F): v.GenericSchema<unknown, ValueOf<F>> {
   const entries = Object.entries(fields)

@@ -17,7 +17,8 @@ import {
 import type { Effects } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { deleteItem, getItem, putItem, updateOrCurrent, type Item } from '../core/db.ts'
-import { decodeItem, nullable, withDefault } from '../core/decode.ts'
+import { withDefault } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { cond, conditionExpression, updateExpression } from '../core/expression.ts'
 import { keys, TTL_ATTRIBUTE } from '../core/keys.ts'
 import { leaseIndexAttributes, leaseIndexKeys } from './export-leases.ts'
@@ -25,55 +26,48 @@ import { effectSteps } from '../outbox/outbox-items.ts'
 import { commit, writeOrRefuse, type Step } from '../core/transaction.ts'
 import { isRefused } from '../core/store-errors.ts'
 
-const JobItem = v.object({
-  job_id: v.string(),
-  status: v.picklist(exportStatuses),
-  report_type: v.picklist(reportTypes),
-  format: v.picklist(exportFormats),
-  filters: withDefault(v.record(v.string(), v.string()), {}),
-  notify_email: nullable(v.string()),
-  created_at: v.string(),
-  started_at: nullable(v.string()),
-  completed_at: nullable(v.string()),
-  row_count: nullable(v.number()),
-  file_size_bytes: nullable(v.number()),
-  truncated: withDefault(v.boolean(), false),
-  error: nullable(v.string()),
-  object_key: nullable(v.string()),
-  claim_id: nullable(v.string()),
-  lease_until: nullable(v.string()),
-})
-
-/** A job as stored, with the claim that holds it (if any). */
+/** A job as stored, with the claim that holds it (if any) and when it failed. */
 export interface StoredExportJob extends ExportJob {
   readonly claimId: string | null
   readonly leaseUntil: string | null
-}
-
-export function toExportJob(item: Item): StoredExportJob {
-  const i = decodeItem('export job', JobItem, item)
-  return {
-    id: i.job_id,
-    status: i.status,
-    reportType: i.report_type,
-    format: i.format,
-    filters: i.filters,
-    notifyEmail: i.notify_email,
-    createdAt: i.created_at,
-    startedAt: i.started_at,
-    completedAt: i.completed_at,
-    rowCount: i.row_count,
-    fileSizeBytes: i.file_size_bytes,
-    truncated: i.truncated,
-    error: i.error,
-    objectKey: i.object_key,
-    claimId: i.claim_id,
-    leaseUntil: i.lease_until,
-  }
+  readonly failedAt: string | null
 }
 
 const retention = (createdAt: string) =>
   Math.floor(Date.parse(createdAt) / 1000) + EXPORT_JOB_RETENTION_SECONDS
+
+/** While it holds a lease, a job is on the leases range (gsi1, `export-leases.ts`). */
+const jobEntity = defineEntity(
+  'export_job',
+  {
+    id: field('job_id', v.string()),
+    status: field('status', v.picklist(exportStatuses)),
+    reportType: field('report_type', v.picklist(reportTypes)),
+    format: field('format', v.picklist(exportFormats)),
+    filters: field('filters', withDefault(v.record(v.string(), v.string()), {})),
+    notifyEmail: optionalField('notify_email', v.string()),
+    createdAt: field('created_at', v.string()),
+    startedAt: optionalField('started_at', v.string()),
+    completedAt: optionalField('completed_at', v.string()),
+    rowCount: optionalField('row_count', v.number()),
+    fileSizeBytes: optionalField('file_size_bytes', v.number()),
+    truncated: field('truncated', withDefault(v.boolean(), false)),
+    error: optionalField('error', v.string()),
+    failedAt: optionalField('failed_at', v.string()),
+    objectKey: optionalField('object_key', v.string()),
+    claimId: optionalField('claim_id', v.string()),
+    leaseUntil: optionalField('lease_until', v.string()),
+  },
+  {
+    key: (tenant: TenantContext, j) => keys.exportJob(tenant, j.id),
+    derived: (_, j) => ({
+      ...(j.leaseUntil === null ? {} : leaseIndexKeys(j.id, j.leaseUntil)),
+      [TTL_ATTRIBUTE]: retention(j.createdAt),
+    }),
+  },
+)
+
+export const toExportJob = (item: Item): StoredExportJob => jobEntity.decode(item)
 
 /**
  * A new job, `queued`; the condition keeps an id from ever naming two jobs. It is on the leases
@@ -83,21 +77,14 @@ const retention = (createdAt: string) =>
  */
 export function createExportJobParams(tenant: TenantContext, job: ExportJob) {
   return {
-    Item: {
-      ...keys.exportJob(tenant, job.id),
-      type: 'export_job',
-      job_id: job.id,
+    Item: jobEntity.item(tenant, {
+      ...job,
       status: 'queued',
-      lease_until: job.createdAt,
-      ...leaseIndexKeys(job.id, job.createdAt),
-      report_type: job.reportType,
-      format: job.format,
-      filters: job.filters,
-      notify_email: job.notifyEmail,
-      created_at: job.createdAt,
       truncated: false,
-      [TTL_ATTRIBUTE]: retention(job.createdAt),
-    },
+      failedAt: null,
+      claimId: null,
+      leaseUntil: job.createdAt,
+    }),
     ...conditionExpression(cond.notExists()),
   }
 }
@@ -145,10 +132,15 @@ export function claimExportJobParams(
     ...updateExpression(
       {
         set: {
-          status: 'processing',
-          claim_id: claim.claimId,
-          lease_until: claim.leaseUntil,
-          started_at: claim.now,
+          ...jobEntity.encode(
+            {
+              status: 'processing',
+              claimId: claim.claimId,
+              leaseUntil: claim.leaseUntil,
+              startedAt: claim.now,
+            },
+            ['status', 'claimId', 'leaseUntil', 'startedAt'],
+          ),
           ...leaseIndexKeys(jobId, claim.leaseUntil),
         },
       },
@@ -176,6 +168,9 @@ export async function claimExportJob(
   return { refused: outcome.refused && toExportJob(outcome.refused) }
 }
 
+/** A finished job holds no lease, so it leaves the leases range. */
+const unleased = [jobEntity.fields.leaseUntil.attribute, ...leaseIndexAttributes]
+
 /** Only the current claim moves a processing job on. */
 const heldBy = (claimId: string) => cond.and(cond.eq('status', 'processing'), cond.eq('claim_id', claimId))
 
@@ -202,15 +197,15 @@ export function completeExportJobSteps(
           Key: keys.exportJob(tenant, jobId),
           ...updateExpression(
             {
-              set: {
-                status: 'completed',
-                completed_at: result.completedAt,
-                row_count: result.rowCount,
-                file_size_bytes: result.fileSizeBytes,
-                truncated: result.truncated,
-                object_key: result.objectKey,
-              },
-              remove: ['lease_until', ...leaseIndexAttributes],
+              set: jobEntity.encode({ ...result, status: 'completed' }, [
+                'status',
+                'completedAt',
+                'rowCount',
+                'fileSizeBytes',
+                'truncated',
+                'objectKey',
+              ]),
+              remove: unleased,
             },
             heldBy(claimId),
           ),
@@ -249,8 +244,12 @@ export function failExportJobParams(
     Key: keys.exportJob(tenant, jobId),
     ...updateExpression(
       {
-        set: { status: 'failed', error: failure.error, failed_at: failure.at },
-        remove: ['lease_until', ...leaseIndexAttributes],
+        set: jobEntity.encode({ status: 'failed', error: failure.error, failedAt: failure.at }, [
+          'status',
+          'error',
+          'failedAt',
+        ]),
+        remove: unleased,
       },
       heldBy(claimId),
     ),

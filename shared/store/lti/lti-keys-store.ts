@@ -7,7 +7,7 @@
 import * as v from 'valibot'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchGet, getItem } from '../core/db.ts'
-import { decodeItem, nullable } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { cond, conditionExpression, updateExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import type { LtiRefusal } from './lti-store.ts'
@@ -31,49 +31,44 @@ export interface KeyRing {
 /** How many retired keys stay published (a token signed just before a promotion still verifies). */
 export const RETIRED_KEYS_KEPT = 2
 
-const KeyItem = v.object({
-  kid: v.string(),
-  public_jwk: v.string(),
-  sealed_private_jwk: v.string(),
-  created_at: v.string(),
-})
-const RingItem = v.object({
-  current_kid: v.string(),
-  next_kid: nullable(v.string()),
-  retired_kids: v.array(v.string()),
-  version: v.number(),
-})
+const toolKeyEntity = defineEntity(
+  'lti_tool_key',
+  {
+    kid: field('kid', v.string()),
+    publicJwk: field('public_jwk', v.string()),
+    sealedPrivateJwk: field('sealed_private_jwk', v.string()),
+    createdAt: field('created_at', v.string()),
+  },
+  { key: (tenant: TenantContext, k) => keys.ltiToolKey(tenant, k.kid) },
+)
+
+const ringEntity = defineEntity(
+  'lti_key_ring',
+  {
+    currentKid: field('current_kid', v.string()),
+    nextKid: optionalField('next_kid', v.string()),
+    retiredKids: field('retired_kids', v.pipe(v.array(v.string()), v.readonly())),
+    version: field('version', v.number()),
+  },
+  { key: (tenant: TenantContext) => keys.ltiKeyRing(tenant) },
+)
 
 const keyItem = (tenant: TenantContext, k: StoredToolKey) => ({
-  Put: {
-    Item: {
-      ...keys.ltiToolKey(tenant, k.kid),
-      type: 'lti_tool_key',
-      kid: k.kid,
-      public_jwk: k.publicJwk,
-      sealed_private_jwk: k.sealedPrivateJwk,
-      created_at: k.createdAt,
-    },
-    ...conditionExpression(cond.notExists()),
-  },
+  Put: { Item: toolKeyEntity.item(tenant, k), ...conditionExpression(cond.notExists()) },
 })
 
-const ringUpdate = (tenant: TenantContext, before: KeyRing, after: Omit<KeyRing, 'version'>) => ({
-  Update: {
-    Key: keys.ltiKeyRing(tenant),
-    ...updateExpression(
-      {
-        set: {
-          current_kid: after.currentKid,
-          next_kid: after.nextKid,
-          retired_kids: [...after.retiredKids],
-          version: before.version + 1,
-        },
-      },
-      cond.eq('version', before.version),
-    ),
-  },
-})
+const ringUpdate = (tenant: TenantContext, before: KeyRing, after: Omit<KeyRing, 'version'>) => {
+  const { set, remove } = ringEntity.changeOf(before, after, ['currentKid', 'nextKid', 'retiredKids'])
+  return {
+    Update: {
+      Key: keys.ltiKeyRing(tenant),
+      ...updateExpression(
+        { set: { ...set, version: before.version + 1 }, remove },
+        cond.eq('version', before.version),
+      ),
+    },
+  }
+}
 
 export const keyRingParams = {
   create: (tenant: TenantContext, first: StoredToolKey): Step<LtiRefusal>[] => [
@@ -81,14 +76,12 @@ export const keyRingParams = {
     {
       item: {
         Put: {
-          Item: {
-            ...keys.ltiKeyRing(tenant),
-            type: 'lti_key_ring',
-            current_kid: first.kid,
-            next_kid: null,
-            retired_kids: [],
+          Item: ringEntity.item(tenant, {
+            currentKid: first.kid,
+            nextKid: null,
+            retiredKids: [],
             version: 1,
-          },
+          }),
           ...conditionExpression(cond.notExists()),
         },
       },
@@ -113,23 +106,13 @@ export const keyRingParams = {
 
 export async function getKeyRing(tenant: TenantContext): Promise<KeyRing | undefined> {
   const item = await getItem(keys.ltiKeyRing(tenant), { ConsistentRead: true })
-  if (!item) return undefined
-  const r = decodeItem('lti_key_ring', RingItem, item)
-  return { currentKid: r.current_kid, nextKid: r.next_kid, retiredKids: r.retired_kids, version: r.version }
+  return item ? ringEntity.decode(item) : undefined
 }
 
 export async function getToolKeys(tenant: TenantContext, kids: readonly string[]): Promise<StoredToolKey[]> {
   if (kids.length === 0) return []
   const items = await batchGet(kids.map((kid) => keys.ltiToolKey(tenant, kid)))
-  return items.map((item) => {
-    const k = decodeItem('lti_tool_key', KeyItem, item)
-    return {
-      kid: k.kid,
-      publicJwk: k.public_jwk,
-      sealedPrivateJwk: k.sealed_private_jwk,
-      createdAt: k.created_at,
-    }
-  })
+  return items.map(toolKeyEntity.decode)
 }
 
 /** @throws WriteRefused naming `keys_exist` when another caller made the first key meanwhile */

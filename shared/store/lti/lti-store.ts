@@ -8,48 +8,58 @@ import * as v from 'valibot'
 import type { LtiDeployment, LtiRegistration } from '../../domain/lti/lti.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { conditionally, deleteItem, getItem, putItem, queryAll, updateItem } from '../core/db.ts'
-import { decodeItem, nullable } from '../core/decode.ts'
+import { decodeItem } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
 import { keys, TTL_ATTRIBUTE } from '../core/keys.ts'
 import { commit, writeOrRefuse, type Step } from '../core/transaction.ts'
 
 export type LtiRefusal = 'registration_exists' | 'id_taken' | 'deployment_exists' | 'keys_exist' | 'stale'
 
-const RegistrationItem = v.object({
-  id: v.string(),
-  issuer: v.string(),
-  client_id: v.string(),
-  jwks_url: v.string(),
-  auth_url: v.string(),
-  token_url: nullable(v.string()),
-  deep_linking: v.boolean(),
-  is_active: v.boolean(),
-  created_at: v.string(),
-})
+const registrationEntity = defineEntity(
+  'lti_registration',
+  {
+    id: field('id', v.string()),
+    issuer: field('issuer', v.string()),
+    clientId: field('client_id', v.string()),
+    jwksUrl: field('jwks_url', v.string()),
+    authUrl: field('auth_url', v.string()),
+    tokenUrl: optionalField('token_url', v.string()),
+    deepLinking: field('deep_linking', v.boolean()),
+    isActive: field('is_active', v.boolean()),
+    createdAt: field('created_at', v.string()),
+  },
+  { key: (tenant: TenantContext, r) => keys.ltiRegistration(tenant, r.id) },
+)
 
-function toRegistration(item: Record<string, unknown>): LtiRegistration {
-  const r = decodeItem('lti_registration', RegistrationItem, item)
-  return {
-    id: r.id,
-    issuer: r.issuer,
-    clientId: r.client_id,
-    jwksUrl: r.jwks_url,
-    authUrl: r.auth_url,
-    tokenUrl: r.token_url,
-    deepLinking: r.deep_linking,
-    isActive: r.is_active,
-    createdAt: r.created_at,
-  }
-}
+const deploymentEntity = defineEntity(
+  'lti_deployment',
+  {
+    registrationId: field('registration_id', v.string()),
+    deploymentId: field('deployment_id', v.string()),
+    courseId: optionalField('course_id', v.string()),
+  },
+  { key: (tenant: TenantContext, d) => keys.ltiDeployment(tenant, d.registrationId, d.deploymentId) },
+)
 
-const DeploymentItem = v.object({
-  registration_id: v.string(),
-  deployment_id: v.string(),
-  course_id: nullable(v.string()),
-})
+/** Keyed by the state, which is not stored: the launch that consumes it names it. */
+const loginStateEntity = defineEntity(
+  'lti_login_state',
+  {
+    registrationId: field('registration_id', v.string()),
+    nonce: field('nonce', v.string()),
+    redirectKind: field('redirect_kind', v.picklist(['launch', 'deep_link'])),
+    expiresEpoch: field('expires_epoch', v.number()),
+  },
+  {
+    key: (at: { tenant: TenantContext; state: string }) => keys.ltiLoginState(at.tenant, at.state),
+    derived: (_, s) => ({ [TTL_ATTRIBUTE]: s.expiresEpoch }),
+  },
+)
 
+// Pointers whose key is the look-up and whose one attribute is all that is read: the
+// (issuer, client id) guard, the identity link (issuer, sub) → user and the users' e-mail guard.
 const ClientItem = v.object({ registration_id: v.string() })
-const LoginStateItem = v.object({ registration_id: v.string(), nonce: v.string(), redirect_kind: v.string() })
 const IdentityItem = v.object({ user_id: v.string() })
 const EmailGuardItem = v.object({ user_id: v.string() })
 
@@ -60,19 +70,7 @@ export const ltiParams = {
       {
         item: {
           Put: {
-            Item: {
-              ...keys.ltiRegistration(tenant, r.id),
-              type: 'lti_registration',
-              id: r.id,
-              issuer: r.issuer,
-              client_id: r.clientId,
-              jwks_url: r.jwksUrl,
-              auth_url: r.authUrl,
-              token_url: r.tokenUrl,
-              deep_linking: r.deepLinking,
-              is_active: r.isActive,
-              created_at: r.createdAt,
-            },
+            Item: registrationEntity.item(tenant, r),
             ...notThere,
           },
         },
@@ -113,31 +111,17 @@ export const ltiParams = {
 
   deactivate: (tenant: TenantContext, id: string) => ({
     Key: keys.ltiRegistration(tenant, id),
-    ...updateExpression({ set: { is_active: false } }, cond.exists()),
+    ...updateExpression({ set: registrationEntity.encode({ isActive: false }, ['isActive']) }, cond.exists()),
     ReturnValues: 'ALL_NEW' as const,
   }),
 
   putDeployment: (tenant: TenantContext, d: LtiDeployment) => ({
-    Item: {
-      ...keys.ltiDeployment(tenant, d.registrationId, d.deploymentId),
-      type: 'lti_deployment',
-      registration_id: d.registrationId,
-      deployment_id: d.deploymentId,
-      course_id: d.courseId,
-    },
+    Item: deploymentEntity.item(tenant, d),
     ...conditionExpression(cond.notExists()),
   }),
 
   putLoginState: (tenant: TenantContext, s: NewLoginState) => ({
-    Item: {
-      ...keys.ltiLoginState(tenant, s.state),
-      type: 'lti_login_state',
-      registration_id: s.registrationId,
-      nonce: s.nonce,
-      redirect_kind: s.redirectKind,
-      expires_epoch: s.expiresEpoch,
-      [TTL_ATTRIBUTE]: s.expiresEpoch,
-    },
+    Item: loginStateEntity.item({ tenant, state: s.state }, s),
     ...conditionExpression(cond.notExists()),
   }),
 
@@ -178,11 +162,11 @@ export async function getRegistration(
   id: string,
 ): Promise<LtiRegistration | undefined> {
   const item = await getItem(keys.ltiRegistration(tenant, id))
-  return item ? toRegistration(item) : undefined
+  return item ? registrationEntity.decode(item) : undefined
 }
 
 export async function listRegistrations(tenant: TenantContext): Promise<LtiRegistration[]> {
-  return (await queryAll(ltiParams.listRegistrations(tenant))).map(toRegistration)
+  return (await queryAll(ltiParams.listRegistrations(tenant))).map(registrationEntity.decode)
 }
 
 /** The registrations of an issuer: the one of `clientId`, or all of them when it is not given. */
@@ -210,7 +194,7 @@ export async function deactivateRegistration(
 ): Promise<LtiRegistration | undefined> {
   try {
     const item = await updateItem(ltiParams.deactivate(tenant, id))
-    return item ? toRegistration(item) : undefined
+    return item ? registrationEntity.decode(item) : undefined
   } catch (err) {
     if (err instanceof Error && err.name === 'ConditionalCheckFailedException') return undefined
     throw err
@@ -228,9 +212,7 @@ export async function getDeployment(
   deploymentId: string,
 ): Promise<LtiDeployment | undefined> {
   const item = await getItem(keys.ltiDeployment(tenant, registrationId, deploymentId))
-  if (!item) return undefined
-  const d = decodeItem('lti_deployment', DeploymentItem, item)
-  return { registrationId: d.registration_id, deploymentId: d.deployment_id, courseId: d.course_id }
+  return item ? deploymentEntity.decode(item) : undefined
 }
 
 export async function putLoginState(tenant: TenantContext, s: NewLoginState): Promise<void> {
@@ -243,7 +225,7 @@ export async function consumeLoginState(
   state: string,
   nonce: string,
   nowEpoch: number,
-): Promise<{ registrationId: string; redirectKind: string } | undefined> {
+): Promise<Pick<NewLoginState, 'registrationId' | 'redirectKind'> | undefined> {
   let old: Record<string, unknown> | undefined
   const used = await conditionally(
     deleteItem(ltiParams.consumeLoginState(tenant, state, nonce, nowEpoch)).then((x) => {
@@ -251,8 +233,8 @@ export async function consumeLoginState(
     }),
   )
   if (!used || !old) return undefined
-  const s = decodeItem('lti_login_state', LoginStateItem, old)
-  return { registrationId: s.registration_id, redirectKind: s.redirect_kind }
+  const { registrationId, redirectKind } = loginStateEntity.decode(old)
+  return { registrationId, redirectKind }
 }
 
 export async function linkedUserId(

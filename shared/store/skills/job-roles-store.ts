@@ -11,7 +11,8 @@ import { roleSources, type JobRole, type RoleHolding } from '../../domain/skills
 import { skillLevels } from '../../domain/skills/skill.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchGet, batchPut, getItem, queryAll, type Item } from '../core/db.ts'
-import { decodeItem, nullable, withDefault } from '../core/decode.ts'
+import { withDefault } from '../core/decode.ts'
+import { defineEntity, field, listField, optionalField } from '../core/entity.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
 import { indexes, keys } from '../core/keys.ts'
 import { effectSteps } from '../outbox/outbox-items.ts'
@@ -26,60 +27,46 @@ import { seedSummaryRoles, summaryRoleStep } from './skill-summaries.ts'
  */
 export type JobRoleRefusal = 'name_taken' | 'stale' | 'role_inactive' | 'user_missing' | 'exists'
 
-const RoleItem = v.object({
-  id: v.string(),
-  name: v.string(),
-  description: nullable(v.string()),
-  key: nullable(v.string()),
-  is_active: v.boolean(),
-  required_skills: withDefault(
-    v.array(
-      v.object({ skill_id: v.string(), required_level: v.picklist(skillLevels), reviewed_at: v.string() }),
-    ),
-    [],
-  ),
-  holder_count: withDefault(v.number(), 0),
-  created_at: v.string(),
-  updated_at: v.string(),
-})
+const roleEntity = defineEntity(
+  'job_role',
+  {
+    id: field('id', v.string()),
+    name: field('name', v.string()),
+    description: optionalField('description', v.string()),
+    key: optionalField('key', v.string()),
+    isActive: field('is_active', v.boolean()),
+    requirements: listField('required_skills', {
+      skillId: field('skill_id', v.string()),
+      requiredLevel: field('required_level', v.picklist(skillLevels)),
+      reviewedAt: field('reviewed_at', v.string()),
+    }),
+    holderCount: field('holder_count', withDefault(v.number(), 0)),
+    createdAt: field('created_at', v.string()),
+    updatedAt: field('updated_at', v.string()),
+  },
+  { key: (tenant: TenantContext, r) => keys.jobRole(tenant, r.id) },
+)
 
-const HoldingItem = v.object({
-  user_id: v.string(),
-  job_role_id: v.string(),
-  sources: v.array(v.picklist(roleSources)),
-  version: v.number(),
-})
+/** gsi4 lists a role's holders. */
+const holdingEntity = defineEntity(
+  'role_holding',
+  {
+    userId: field('user_id', v.string()),
+    jobRoleId: field('job_role_id', v.string()),
+    sources: field('sources', v.pipe(v.array(v.picklist(roleSources)), v.readonly())),
+    version: field('version', v.number()),
+  },
+  {
+    key: (tenant: TenantContext, h) => keys.roleHolding(tenant, h.userId, h.jobRoleId),
+    derived: (tenant, h) => ({
+      [indexes.gsi4.pk]: keys.roleHoldersIndexPk(tenant, h.jobRoleId),
+      [indexes.gsi4.sk]: h.userId,
+    }),
+  },
+)
 
-function toRole(item: Item): JobRole {
-  const i = decodeItem('job role', RoleItem, item)
-  return {
-    id: i.id,
-    name: i.name,
-    description: i.description,
-    key: i.key,
-    isActive: i.is_active,
-    requirements: i.required_skills.map((r) => ({
-      skillId: r.skill_id,
-      requiredLevel: r.required_level,
-      reviewedAt: r.reviewed_at,
-    })),
-    holderCount: i.holder_count,
-    createdAt: i.created_at,
-    updatedAt: i.updated_at,
-  }
-}
-
-function toHolding(item: Item): RoleHolding {
-  const i = decodeItem('role holding', HoldingItem, item)
-  return { userId: i.user_id, jobRoleId: i.job_role_id, sources: i.sources, version: i.version }
-}
-
-const requirementsAttribute = (role: JobRole) =>
-  role.requirements.map((r) => ({
-    skill_id: r.skillId,
-    required_level: r.requiredLevel,
-    reviewed_at: r.reviewedAt,
-  }))
+const toRole = (item: Item): JobRole => roleEntity.decode(item)
+const toHolding = (item: Item): RoleHolding => holdingEntity.decode(item)
 
 export async function getJobRole(tenant: TenantContext, id: string): Promise<JobRole | undefined> {
   const item = await getItem(keys.jobRole(tenant, id))
@@ -121,20 +108,8 @@ export function insertJobRoleSteps(tenant: TenantContext, role: JobRole): Step<J
     {
       item: {
         Put: {
-          Item: {
-            ...keys.jobRole(tenant, role.id),
-            type: 'job_role',
-            id: role.id,
-            name: role.name,
-            description: role.description,
-            key: role.key,
-            is_active: role.isActive,
-            required_skills: requirementsAttribute(role),
-            // Holders join in their own writes, which move the count.
-            holder_count: 0,
-            created_at: role.createdAt,
-            updated_at: role.updatedAt,
-          },
+          // Holders join in their own writes, which move the count.
+          Item: roleEntity.item(tenant, { ...role, holderCount: 0 }),
           ...conditionExpression(cond.notExists()),
         },
       },
@@ -159,6 +134,7 @@ export function saveJobRoleSteps(
 ): Step<JobRoleRefusal>[] {
   const { before, after } = change
   const renamed = after.name.toLowerCase() !== before.name.toLowerCase()
+  const edited = roleEntity.changeOf(before, after, ['name', 'description', 'isActive', 'requirements'])
   return [
     ...(renamed
       ? [
@@ -171,15 +147,7 @@ export function saveJobRoleSteps(
         Update: {
           Key: keys.jobRole(tenant, before.id),
           ...updateExpression(
-            {
-              set: {
-                name: after.name,
-                description: after.description,
-                is_active: after.isActive,
-                required_skills: requirementsAttribute(after),
-                updated_at: after.updatedAt,
-              },
-            },
+            { set: { ...edited.set, updated_at: after.updatedAt }, remove: edited.remove },
             cond.and(cond.exists(), cond.eq('updated_at', before.updatedAt)),
           ),
         },
@@ -249,16 +217,7 @@ export function holdingChangeSteps(tenant: TenantContext, c: HoldingChange): Ste
     ? {
         item: {
           Put: {
-            Item: {
-              ...key,
-              type: 'role_holding',
-              user_id: c.userId,
-              job_role_id: c.jobRoleId,
-              sources: [...c.after.sources],
-              version: c.after.version,
-              [indexes.gsi4.pk]: keys.roleHoldersIndexPk(tenant, c.jobRoleId),
-              [indexes.gsi4.sk]: c.userId,
-            },
+            Item: holdingEntity.item(tenant, c.after),
             ...conditionExpression(asRead),
           },
         },
@@ -312,16 +271,7 @@ export async function changeHolding(tenant: TenantContext, c: HoldingChange): Pr
  */
 export async function seedHoldings(tenant: TenantContext, holdings: readonly RoleHolding[]): Promise<void> {
   await batchPut(
-    holdings.map((h) => ({
-      ...keys.roleHolding(tenant, h.userId, h.jobRoleId),
-      type: 'role_holding',
-      user_id: h.userId,
-      job_role_id: h.jobRoleId,
-      sources: [...h.sources],
-      version: h.version,
-      [indexes.gsi4.pk]: keys.roleHoldersIndexPk(tenant, h.jobRoleId),
-      [indexes.gsi4.sk]: h.userId,
-    })),
+    holdings.map((h) => holdingEntity.item(tenant, h)),
     16,
   )
   await seedSummaryRoles(tenant, holdings)

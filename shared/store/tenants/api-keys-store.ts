@@ -8,7 +8,7 @@ import type { KeyEnv } from '../../domain/api-keys/key-format.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import type { Scope } from '../../routes.ts'
 import { getItem, query, type Item } from '../core/db.ts'
-import { decodeItem, nullable } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { cond, queryExpression, updateExpression } from '../core/expression.ts'
 import { keys, type Key } from '../core/keys.ts'
 import { commit, type Step } from '../core/transaction.ts'
@@ -28,48 +28,31 @@ export interface ApiKeyRecord {
 
 export type ApiKeyRefusal = 'gone'
 
-const ApiKeyItem = v.object({
-  id: v.string(),
-  tenant_id: v.string(),
-  prefix: v.string(),
-  hash: v.string(),
-  env: v.picklist(['live', 'test']),
-  scopes: v.array(v.picklist(['read', 'write', 'admin'])),
-  expires_at: nullable(v.string()),
-  revoked_at: nullable(v.string()),
-  created_at: v.string(),
-})
+/**
+ * The same attributes under two keys: the global lookup by the key's hash (`byHash`) and the
+ * listing item in the tenant's partition.
+ */
+const apiKeyEntity = defineEntity(
+  'api_key',
+  {
+    id: field('id', v.string()),
+    tenantId: field('tenant_id', v.string()),
+    prefix: field('prefix', v.string()),
+    hash: field('hash', v.string()),
+    env: field('env', v.picklist(['live', 'test'])),
+    scopes: field('scopes', v.pipe(v.array(v.picklist(['read', 'write', 'admin'])), v.readonly())),
+    expiresAt: optionalField('expires_at', v.string()),
+    revokedAt: optionalField('revoked_at', v.string()),
+    createdAt: field('created_at', v.string()),
+  },
+  {
+    key: (at: 'byHash' | TenantContext, k) =>
+      at === 'byHash' ? keys.apiKeyByHash(k.hash) : keys.apiKeyRef(at, k.id),
+  },
+)
 
 /** @throws MalformedItem when the item is not an API key */
-function toRecord(item: Item): ApiKeyRecord {
-  const k = decodeItem('api_key', ApiKeyItem, item)
-  return {
-    id: k.id,
-    tenantId: k.tenant_id,
-    prefix: k.prefix,
-    hash: k.hash,
-    env: k.env,
-    scopes: k.scopes,
-    expiresAt: k.expires_at,
-    revokedAt: k.revoked_at,
-    createdAt: k.created_at,
-  }
-}
-
-function attributes(record: ApiKeyRecord): Item {
-  return {
-    type: 'api_key',
-    id: record.id,
-    tenant_id: record.tenantId,
-    prefix: record.prefix,
-    hash: record.hash,
-    env: record.env,
-    scopes: [...record.scopes],
-    expires_at: record.expiresAt,
-    revoked_at: record.revokedAt,
-    created_at: record.createdAt,
-  }
-}
+const toRecord = (item: Item): ApiKeyRecord => apiKeyEntity.decode(item)
 
 /** Strongly consistent, so a key revoked a moment ago is refused at once. */
 export function apiKeyByHashGetParams(hash: string): { Key: Key; ConsistentRead: true } {
@@ -85,8 +68,8 @@ export async function getApiKeyByHash(hash: string): Promise<ApiKeyRecord | unde
 /** The lookup item and the tenant's listing item of a new key. */
 export function insertApiKeySteps(tenant: TenantContext, record: ApiKeyRecord): Step<never>[] {
   return [
-    { item: { Put: { Item: { ...keys.apiKeyByHash(record.hash), ...attributes(record) } } } },
-    { item: { Put: { Item: { ...keys.apiKeyRef(tenant, record.id), ...attributes(record) } } } },
+    { item: { Put: { Item: apiKeyEntity.item('byHash', record) } } },
+    { item: { Put: { Item: apiKeyEntity.item(tenant, record) } } },
   ]
 }
 
@@ -112,7 +95,12 @@ export function revokeApiKeySteps(
   now: string,
 ): Step<ApiKeyRefusal>[] {
   const revoke = (Key: Key): Step<ApiKeyRefusal> => ({
-    item: { Update: { Key, ...updateExpression({ set: { revoked_at: now } }, cond.exists()) } },
+    item: {
+      Update: {
+        Key,
+        ...updateExpression({ set: apiKeyEntity.encode({ revokedAt: now }, ['revokedAt']) }, cond.exists()),
+      },
+    },
     refusal: 'gone',
   })
   return [revoke(keys.apiKeyRef(tenant, record.id)), revoke(keys.apiKeyByHash(record.hash))]

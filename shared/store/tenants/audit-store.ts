@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { putItem, queryAll } from '../core/db.ts'
 import { decodeItem } from '../core/decode.ts'
+import { defineEntity, field } from '../core/entity.ts'
 import { cond, queryExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 
@@ -15,13 +16,19 @@ export interface AuditRecord {
   readonly createdAt: string
 }
 
-const AuditItem = v.object({
-  sk: v.string(),
-  action: v.string(),
-  actor: v.string(),
-  details: v.record(v.string(), v.unknown()),
-  created_at: v.string(),
-})
+const AuditKey = v.object({ sk: v.string() })
+
+/** Keyed by its time and `id`, which is read back from the key. */
+const auditEntity = defineEntity(
+  'audit',
+  {
+    action: field('action', v.string()),
+    actor: field('actor', v.string()),
+    details: field('details', v.record(v.string(), v.unknown())),
+    createdAt: field('created_at', v.string()),
+  },
+  { key: (at: { tenant: TenantContext; id: string }, r) => keys.auditRecord(at.tenant, r.createdAt, at.id) },
+)
 
 /** A record in time order in the tenant partition; `id` keeps records of the same instant apart. */
 export function auditPutParams(
@@ -30,14 +37,7 @@ export function auditPutParams(
   id: string = randomUUID(),
 ): Omit<PutCommandInput, 'TableName'> {
   return {
-    Item: {
-      ...keys.auditRecord(tenant, record.createdAt, id),
-      type: 'audit',
-      action: record.action,
-      actor: record.actor,
-      details: record.details,
-      created_at: record.createdAt,
-    },
+    Item: auditEntity.item({ tenant, id }, record),
   }
 }
 
@@ -54,8 +54,7 @@ export function auditQueryParams(tenant: TenantContext): Omit<QueryCommandInput,
 /** Oldest first; `id` is the record's own (the last part of its key). */
 export async function listAudit(tenant: TenantContext): Promise<(AuditRecord & { readonly id: string })[]> {
   return (await queryAll(auditQueryParams(tenant))).map((item) => {
-    const a = decodeItem('audit record', AuditItem, item)
-    const id = a.sk.slice(a.sk.lastIndexOf('#') + 1)
-    return { id, action: a.action, actor: a.actor, details: a.details, createdAt: a.created_at }
+    const { sk } = decodeItem('audit record', AuditKey, item)
+    return { id: sk.slice(sk.lastIndexOf('#') + 1), ...auditEntity.decode(item) }
   })
 }

@@ -4,7 +4,7 @@ import * as v from 'valibot'
 import type { ContactRequest } from '../../domain/contact.ts'
 import type { Notification } from '../../domain/events.ts'
 import { putItem, queryUpTo } from '../core/db.ts'
-import { decodeItem, nullable } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { cond, queryExpression } from '../core/expression.ts'
 import { keys, TTL_ATTRIBUTE } from '../core/keys.ts'
 import { contactNotificationPut } from '../outbox/outbox-items.ts'
@@ -12,31 +12,25 @@ import { commit } from '../core/transaction.ts'
 
 const RETENTION_SECONDS = 180 * 86_400
 
-const ContactItem = v.object({
-  id: v.string(),
-  name: v.string(),
-  email: v.string(),
-  company: nullable(v.string()),
-  subject: nullable(v.string()),
-  message: v.string(),
-  received_at: v.string(),
-})
+const contactEntity = defineEntity(
+  'contact_request',
+  {
+    id: field('id', v.string()),
+    name: field('name', v.string()),
+    email: field('email', v.string()),
+    company: optionalField('company', v.string()),
+    subject: optionalField('subject', v.string()),
+    message: field('message', v.string()),
+    receivedAt: field('received_at', v.string()),
+  },
+  {
+    key: (_: null, r) => keys.contactRequest(r.receivedAt, r.id),
+    derived: (_, r) => ({ [TTL_ATTRIBUTE]: Math.floor(Date.parse(r.receivedAt) / 1000) + RETENTION_SECONDS }),
+  },
+)
 
 export function contactPutParams(r: ContactRequest): Omit<PutCommandInput, 'TableName'> {
-  return {
-    Item: {
-      ...keys.contactRequest(r.receivedAt, r.id),
-      type: 'contact_request',
-      id: r.id,
-      name: r.name,
-      email: r.email,
-      company: r.company,
-      subject: r.subject,
-      message: r.message,
-      received_at: r.receivedAt,
-      [TTL_ATTRIBUTE]: Math.floor(Date.parse(r.receivedAt) / 1000) + RETENTION_SECONDS,
-    },
-  }
+  return { Item: contactEntity.item(null, r) }
 }
 
 /** The request, and with it (in one transaction) its notification to the operators when there is one. */
@@ -57,16 +51,5 @@ export function contactQueryParams(): Omit<QueryCommandInput, 'TableName'> {
 
 /** Newest first, up to `limit`. */
 export async function listContactRequests(limit: number): Promise<ContactRequest[]> {
-  return (await queryUpTo(contactQueryParams(), limit)).map((item) => {
-    const c = decodeItem('contact request', ContactItem, item)
-    return {
-      id: c.id,
-      name: c.name,
-      email: c.email,
-      company: c.company,
-      subject: c.subject,
-      message: c.message,
-      receivedAt: c.received_at,
-    }
-  })
+  return (await queryUpTo(contactQueryParams(), limit)).map(contactEntity.decode)
 }

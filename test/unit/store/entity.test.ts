@@ -8,6 +8,7 @@ import { withDefault } from '../../../shared/store/core/decode.ts'
 import {
   defineEntity,
   field,
+  listField,
   mapField,
   optionalField,
   optionalMapField,
@@ -88,6 +89,19 @@ describe('defineEntity', () => {
 
     expect(badge.changeOf(full, after)).toEqual({ set: { tags: ['a', 'b'] }, remove: ['label'] })
     expect(badge.changeOf(full, after, ['id', 'style'])).toEqual({ set: {}, remove: [] })
+  })
+
+  it('writes a list of maps under their attributes, and reads an older item without it as empty', () => {
+    const rungs = defineEntity(
+      'ladder',
+      { id: field('id', v.string()), rungs: listField('rungs', { stepId: field('step_id', v.string()) }) },
+      { key: (_: null, l) => ({ pk: 'L', sk: l.id }) },
+    )
+    const ladder = { id: 'l1', rungs: [{ stepId: 's1' }, { stepId: 's2' }] }
+
+    expect(rungs.encode(ladder)).toEqual({ id: 'l1', rungs: [{ step_id: 's1' }, { step_id: 's2' }] })
+    expect(rungs.decode(rungs.item(null, ladder))).toEqual(ladder)
+    expect(rungs.decode({ pk: 'L', sk: 'l1', id: 'l1' })).toEqual({ id: 'l1', rungs: [] })
   })
 
   it('refuses a malformed item naming the entity, the key and the attribute, never the value', () => {

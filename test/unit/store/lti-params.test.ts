@@ -122,9 +122,11 @@ describe('LTI key ring params', () => {
     expect(made?.item.Put?.Item).toMatchObject({
       sk: 'LTIKEYRING',
       current_kid: 'k1',
-      next_kid: null,
+      retired_kids: [],
       version: 1,
     })
+    // No next key yet: nothing is stored for it (0035).
+    expect(made?.item.Put?.Item).not.toHaveProperty('next_kid')
     expect(readable('ConditionExpression', made?.item.Put)).toBe('attribute_not_exists(pk)')
     expect(made?.refusal).toBe('keys_exist')
   })
@@ -135,7 +137,7 @@ describe('LTI key ring params', () => {
 
     // Assess
     expect(readable('UpdateExpression', step?.item.Update)).toBe(
-      'SET current_kid = "k2", next_kid = null, retired_kids = ["k1","k0"], version = 5',
+      'SET current_kid = "k2", retired_kids = ["k1","k0"], version = 5 REMOVE next_kid',
     )
     expect(readable('ConditionExpression', step?.item.Update)).toBe('version = 4')
     expect(step?.refusal).toBe('stale')
