@@ -13,7 +13,8 @@ import {
   type WebhookEndpoint,
 } from '../../domain/webhooks/webhook.ts'
 import { conditionally, getItem, putItem, queryAll, queryCount, queryUpTo, updateItem } from '../core/db.ts'
-import { decodeItem, nullable } from '../core/decode.ts'
+import { nullable } from '../core/decode.ts'
+import { defineEntity, field } from '../core/entity.ts'
 import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
 import {
   cond,
@@ -27,41 +28,25 @@ import { indexes, keys } from '../core/keys.ts'
 /** What the tenant-wide index means for deliveries. */
 const byCreated = indexes.gsi1
 
-const EndpointItem = v.object({
-  id: v.string(),
-  url: v.string(),
-  events: v.array(v.picklist(eventCatalog)),
-  sealed_secret: v.string(),
-  created_at: v.string(),
-  deleted_at: nullable(v.string()),
-})
+const endpointEntity = defineEntity(
+  'webhook_endpoint',
+  {
+    id: field('id', v.string()),
+    url: field('url', v.string()),
+    events: field('events', v.pipe(v.array(v.picklist(eventCatalog)), v.readonly())),
+    sealedSecret: field('sealed_secret', v.string()),
+    createdAt: field('created_at', v.string()),
+    // Stored as null while live: the delete's condition compares it with null.
+    deletedAt: field('deleted_at', nullable(v.string())),
+  },
+  { key: (tenant: TenantContext, e) => keys.webhookEndpoint(tenant, e.id) },
+)
 
-function toEndpoint(item: v.InferOutput<typeof EndpointItem>): WebhookEndpoint {
-  return {
-    id: item.id,
-    url: item.url,
-    events: item.events,
-    sealedSecret: item.sealed_secret,
-    createdAt: item.created_at,
-    deletedAt: item.deleted_at,
-  }
-}
-
-const decodeEndpoint = (item: Record<string, unknown>) =>
-  toEndpoint(decodeItem('webhook_endpoint', EndpointItem, item))
+const decodeEndpoint = (item: Record<string, unknown>): WebhookEndpoint => endpointEntity.decode(item)
 
 export const endpointParams = {
   insert: (tenant: TenantContext, e: WebhookEndpoint) => ({
-    Item: {
-      ...keys.webhookEndpoint(tenant, e.id),
-      type: 'webhook_endpoint',
-      id: e.id,
-      url: e.url,
-      events: [...e.events],
-      sealed_secret: e.sealedSecret,
-      created_at: e.createdAt,
-      deleted_at: null,
-    },
+    Item: endpointEntity.item(tenant, { ...e, deletedAt: null }),
     ...conditionExpression(cond.notExists()),
   }),
 

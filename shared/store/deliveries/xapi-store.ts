@@ -9,33 +9,27 @@ import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { identityModes, type LrsConnection } from '../../domain/xapi/connection.ts'
 import type { StatementDelivery } from '../../domain/xapi/delivery.ts'
 import { deleteItem, getItem, putItem } from '../core/db.ts'
-import { decodeItem, withDefault } from '../core/decode.ts'
+import { withDefault } from '../core/decode.ts'
+import { defineEntity, field } from '../core/entity.ts'
 import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
 import { cond, conditionExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { writeOrRefuse } from '../core/transaction.ts'
 
-const ConnectionItem = v.object({
-  id: v.string(),
-  endpoint: v.string(),
-  key: v.string(),
-  sealed_secret: v.string(),
-  identity_mode: v.picklist(identityModes),
-  connected_at: v.string(),
-  updated_at: v.string(),
-})
-
-function toConnection(item: v.InferOutput<typeof ConnectionItem>): LrsConnection {
-  return {
-    id: item.id,
-    endpoint: item.endpoint,
-    key: item.key,
-    sealedSecret: item.sealed_secret,
-    identityMode: item.identity_mode,
-    connectedAt: item.connected_at,
-    updatedAt: item.updated_at,
-  }
-}
+/** One connection a tenant, keyed by the tenant alone. */
+const connectionEntity = defineEntity(
+  'lrs_connection',
+  {
+    id: field('id', v.string()),
+    endpoint: field('endpoint', v.string()),
+    key: field('key', v.string()),
+    sealedSecret: field('sealed_secret', v.string()),
+    identityMode: field('identity_mode', v.picklist(identityModes)),
+    connectedAt: field('connected_at', v.string()),
+    updatedAt: field('updated_at', v.string()),
+  },
+  { key: (tenant: TenantContext) => keys.lrsConnection(tenant) },
+)
 
 export const connectionParams = {
   // Strongly consistent: a disconnect must stop the very next attempt.
@@ -43,17 +37,7 @@ export const connectionParams = {
 
   /** `next` over `before` (the connection read, or none); refused as `stale` when it changed meanwhile. */
   save: (tenant: TenantContext, next: LrsConnection, before: LrsConnection | undefined) => ({
-    Item: {
-      ...keys.lrsConnection(tenant),
-      type: 'lrs_connection',
-      id: next.id,
-      endpoint: next.endpoint,
-      key: next.key,
-      sealed_secret: next.sealedSecret,
-      identity_mode: next.identityMode,
-      connected_at: next.connectedAt,
-      updated_at: next.updatedAt,
-    },
+    Item: connectionEntity.item(tenant, next),
     ...conditionExpression(before ? cond.eq('updated_at', before.updatedAt) : cond.notExists()),
   }),
 
@@ -63,7 +47,7 @@ export const connectionParams = {
 export async function getConnection(tenant: TenantContext): Promise<LrsConnection | undefined> {
   const { Key, ConsistentRead } = connectionParams.get(tenant)
   const item = await getItem(Key, { ConsistentRead })
-  return item ? toConnection(decodeItem('lrs_connection', ConnectionItem, item)) : undefined
+  return item ? connectionEntity.decode(item) : undefined
 }
 
 /**
