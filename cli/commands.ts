@@ -20,6 +20,7 @@ import { dlqCommands } from './dlq-commands.ts'
 import { lifecycleCommands } from './lifecycle-commands.ts'
 import { skillCommands } from './skills-commands.ts'
 import { secretCommands } from './secret-commands.ts'
+import { migrateCommands } from './migrate-commands.ts'
 import { at, optionalInt, tenantOf, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups/groups-service.ts'
 import * as tenants from '../shared/services/tenants/tenants-service.ts'
@@ -207,6 +208,7 @@ export async function run(args: Parsed): Promise<unknown> {
     lifecycleCommands,
     skillCommands,
     secretCommands,
+    migrateCommands,
   ]
   // Three-word commands (`lti deployment add`) before two-word ones.
   const find = (n: string) => groupsOfCommands.map((g) => g[n]).find((c) => c !== undefined)
