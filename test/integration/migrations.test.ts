@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest'
 import { doc, tableName } from '../../local/sdk-clients.ts'
 import { gradeQuizAttempt, importCompletion } from '../../shared/services/enrollments/learner-service.ts'
 import { recordLogin } from '../../shared/services/users/users-service.ts'
+import { handler as migrationsLambda } from '../../functions/workers/migrations/handler.ts'
 import { keys } from '../../shared/store/core/keys.ts'
 import { claimMigration, releaseMigration } from '../../shared/store/migrations/migration-state-store.ts'
 import { lms } from '../helpers/cli.ts'
@@ -260,6 +261,35 @@ describe('lms migrate: the report keys and aggregates of items written before th
     expect(reportKeysRun(after)).toMatchObject({ outcome: 'done' })
   })
 
+  it('keeps to --max-rcu-per-second, waiting between pages for what each consumed', async () => {
+    // Prepare
+    const t = await newTenant('growth')
+    const budget = 20
+
+    // Act: the whole table is read (the filter keeps the tenant's items only), 25 items a page.
+    const run = await migrate(
+      t,
+      '--id',
+      '2026-11-tenant-id-copies',
+      '--page-size',
+      '25',
+      '--max-rcu-per-second',
+      `${budget}`,
+    )
+
+    // Assess: every page but the last is followed by its wait, so the run stays near the budget.
+    const copies = run.migrations[0] as unknown as {
+      pages: number
+      consumed_rcu: number
+      elapsed_ms: number
+      throttled_ms: number
+    }
+    expect(copies.pages).toBeGreaterThan(1)
+    expect(copies.throttled_ms).toBeGreaterThan(0)
+    const lastPageAllowance = copies.consumed_rcu / copies.pages
+    expect(copies.consumed_rcu - lastPageAllowance).toBeLessThanOrEqual((budget * copies.elapsed_ms) / 1000)
+  })
+
   it('refuses an unknown migration id and a page size of 0 as usage errors', async () => {
     const t = await newTenant('growth')
     const unknown = await lms('migrate', 'run', '--tenant', t.slug, '--id', 'no-such-migration')
@@ -267,6 +297,39 @@ describe('lms migrate: the report keys and aggregates of items written before th
     expect(unknown.code).toBe(1)
     expect(unknown.json.error.message).toMatch(/No migration no-such-migration/)
     expect(zero).toMatchObject({ code: 1, json: { error: { code: 400 } } })
+  })
+})
+
+describe('The migrations Lambda', () => {
+  it('stops between pages when its time runs low, says more remains, and finishes on the next invocation', async () => {
+    // Prepare
+    const t = await history()
+    const today = await reports(t)
+    await toOldShape(t)
+    let asked = 0
+    // Plenty of time for the claim and the first page, then less than the two minutes it keeps.
+    const runningOut = { getRemainingTimeInMillis: () => (asked++ < 2 ? 600_000 : 60_000) }
+    const plenty = { getRemainingTimeInMillis: () => 600_000 }
+
+    // Act
+    const first = await migrationsLambda(
+      { id: REPORT_KEYS, tenant_id: t.tenant.id, page_size: 5 },
+      runningOut,
+    )
+    const second = await migrationsLambda({ tenant_id: t.tenant.id, page_size: 50 }, plenty)
+
+    // Assess
+    expect(first.more).toBe(true)
+    expect(first.migrations[0]).toMatchObject({ id: REPORT_KEYS, outcome: 'stopped', pages: 1 })
+    expect(second.more).toBe(false)
+    expect(second.migrations.every((m) => m.outcome === 'done')).toBe(true)
+    expect(await reports(t)).toEqual(today)
+  })
+
+  it('refuses an event it does not know', async () => {
+    await expect(
+      migrationsLambda({ table: 'all' }, { getRemainingTimeInMillis: () => 600_000 }),
+    ).rejects.toThrow(/takes only id, tenant_id, page_size and max_pages/)
   })
 })
 

@@ -190,6 +190,8 @@ export async function runMigrations(options: RunOptions = {}): Promise<RunSummar
           outcome = 'done'
           break
         }
+        // A run told to stop leaves now rather than after the wait (the next run starts later anyway).
+        if (stopNow()) break
         if (delay > 0) {
           throttledMs += delay
           await sleep(delay)
