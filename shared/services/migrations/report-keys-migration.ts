@@ -24,6 +24,8 @@ function tenantOf(id: string): Promise<TenantContext | undefined> {
   if (!found) {
     found = findTenantById(id)
     tenants.set(id, found)
+    // A failed read is not kept: the next item of the tenant reads it again.
+    found.catch(() => tenants.delete(id))
   }
   return found
 }
