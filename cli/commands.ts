@@ -20,6 +20,7 @@ import { dlqCommands } from './dlq-commands.ts'
 import { lifecycleCommands } from './lifecycle-commands.ts'
 import { skillCommands } from './skills-commands.ts'
 import { secretCommands } from './secret-commands.ts'
+import { migrateCommands } from './migrate-commands.ts'
 import { at, optionalInt, tenantOf, command, type Command } from './flags.ts'
 import * as groups from '../shared/services/groups/groups-service.ts'
 import * as tenants from '../shared/services/tenants/tenants-service.ts'
@@ -249,6 +250,7 @@ export const commandTable: ReadonlyMap<string, Command> = (() => {
     lifecycleCommands,
     skillCommands,
     secretCommands,
+    migrateCommands,
   ]
   for (const [name, command] of families.flatMap((f) => Object.entries(f))) {
     if (table.has(name)) throw new Error(`Two CLI commands are named "${name}"`)

@@ -30,6 +30,10 @@ export type TableAccess = keyof typeof tableActions
 export const grantTable = (table: ITable, grantee: IGrantable, access: TableAccess): Grant =>
   table.grant(grantee, ...tableActions[access])
 
+/** Scanning the table itself, not its indexes: the migrations function only (lib/migrations-function.ts). */
+export const grantTableScan = (table: ITable, grantee: IGrantable): Grant =>
+  Grant.addToPrincipal({ grantee, actions: ['dynamodb:Scan'], resourceArns: [table.tableArn] })
+
 /** Sending to the queue, and nothing else on it (shared/queue/sqs.ts only sends). */
 export const grantSendMessage = (queue: IQueue, grantee: IGrantable): Grant =>
   queue.grant(grantee, 'sqs:SendMessage')

@@ -29,6 +29,7 @@ import { deadLetteredQueue, QueueWorker } from './queue-worker.ts'
 import { cdkProjection } from './table-projection.ts'
 import { RouteGroupFunction } from './route-group-function.ts'
 import { ScheduledJobs } from './scheduled-jobs.ts'
+import { MigrationsFunction } from './migrations-function.ts'
 
 export interface LmsStackProps extends StackProps {
   /** Tenants are served at `<slug>.<serviceHost>`. */
@@ -484,9 +485,15 @@ export class LmsStack extends Stack {
     this.addPlatformMetricsSecret()
     this.addLtiToolKeySecret()
     const jobs = new ScheduledJobs(this, 'ScheduledJobs', { table: this.table, environment, functionsDir })
+    const migrations = new MigrationsFunction(this, 'Migrations', {
+      table: this.table,
+      environment,
+      functionsDir,
+    })
 
     for (const [name, worker] of this.workers) this.watched.push({ name: `${name}-worker`, fn: worker.fn })
     this.watched.push({ name: 'scheduled-jobs', fn: jobs.fn })
+    this.watched.push({ name: 'migrations', fn: migrations.fn })
     if (!this.relay) throw new Error('The outbox relay is made with the workers')
     this.monitoring = new LmsMonitoring(this, 'Monitoring', {
       namePrefix: this.stackName,
@@ -503,6 +510,7 @@ export class LmsStack extends Stack {
       metricsNamespace: metricsNamespaceOf(this.stackName),
     })
 
+    new CfnOutput(this, 'MigrationsFunctionName', { value: migrations.fn.functionName })
     new CfnOutput(this, 'TableName', { value: this.table.tableName })
     new CfnOutput(this, 'TableArn', { value: this.table.tableArn })
     for (const [name, w] of this.workers) {

@@ -120,6 +120,12 @@ export interface Config {
    * says `truncated` (decision 0018). Lowered only by tests that build a job in their own process.
    */
   readonly exportRowCap: number
+  /**
+   * The migration runner's capacity budgets, units per second (0: no limit): what `lms migrate run`
+   * and the migrations Lambda keep a backfill's Scan and writes to, on average (decision 0033).
+   */
+  readonly migrationMaxRcuPerSecond: number
+  readonly migrationMaxWcuPerSecond: number
 }
 
 function delays(name: string, fallback: readonly number[]): readonly number[] {
@@ -190,6 +196,8 @@ function readConfig(): Config {
     exportsBucket: optional('LMS_EXPORTS_BUCKET'),
     exportsQueueUrl: optional('LMS_EXPORTS_QUEUE_URL'),
     exportRowCap: int('LMS_EXPORT_ROW_CAP', 50_000),
+    migrationMaxRcuPerSecond: int('LMS_MIGRATION_MAX_RCU_PER_SECOND', 0),
+    migrationMaxWcuPerSecond: int('LMS_MIGRATION_MAX_WCU_PER_SECOND', 0),
     ...mailConfig(),
   }
 }

@@ -16,6 +16,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
   type BatchWriteCommandInput,
@@ -24,6 +25,7 @@ import {
   type PutCommandInput,
   type QueryCommandInput,
   type QueryCommandOutput,
+  type ScanCommandInput,
   type TransactWriteCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb'
@@ -144,6 +146,29 @@ export async function queryUpTo(input: WithoutTable<QueryCommandInput>, want: nu
 
 export async function queryAll(input: WithoutTable<QueryCommandInput>): Promise<Item[]> {
   return queryUpTo(input, Number.POSITIVE_INFINITY)
+}
+
+/** One page of a Scan: the items the filter kept, how many it read, and where the next page starts. */
+export interface ScanPage {
+  readonly items: Item[]
+  readonly scanned: number
+  readonly next: Record<string, unknown> | undefined
+}
+
+/**
+ * One page of a Scan of the table. Only the migration runner scans (an operator's job that reads
+ * every item once, page by page, with its cursor saved between pages); requests never do.
+ */
+export async function scanPage(input: WithoutTable<ScanCommandInput>): Promise<ScanPage> {
+  try {
+    const out = await documents.send(
+      new ScanCommand({ TableName: tableName, ReturnConsumedCapacity: 'TOTAL', ...input }),
+    )
+    recordDbCall('Scan', out.ConsumedCapacity)
+    return { items: (out.Items ?? []) as Item[], scanned: out.ScannedCount ?? 0, next: out.LastEvaluatedKey }
+  } catch (err) {
+    return mapInfrastructureError(err)
+  }
 }
 
 /** Counts matching items without returning them (still reads them: cost grows with the partition). */

@@ -241,3 +241,10 @@ export function queryExpression(spec: {
     ...p.parts(),
   }
 }
+
+/** A Scan's filter (the one scanner is the migration runner: shared/store/migrations/table-scan.ts). */
+export function scanExpression(filter: Condition): ExpressionParts & { FilterExpression: string } {
+  const p = new Placeholders()
+  const FilterExpression = filter(p)
+  return { FilterExpression, ...p.parts() }
+}

@@ -44,6 +44,16 @@ export const keys = {
   tenantRegistry: (tenantId: string): Key => ({ pk: 'PLATFORM#TENANTS', sk: `TENANT#${tenantId}` }),
   tenantRegistryPartition: 'PLATFORM#TENANTS',
 
+  /**
+   * One item per migration (shared/store/migrations/): its state, cursor, counts and run lease; a
+   * run scoped to one tenant (`lms migrate run --tenant`) has its own.
+   */
+  migration: (migrationId: string, tenantId?: string): Key => ({
+    pk: 'PLATFORM#MIGRATIONS',
+    sk: tenantId === undefined ? `MIGRATION#${migrationId}` : `MIGRATION#${migrationId}#TENANT#${tenantId}`,
+  }),
+  migrationsPartition: 'PLATFORM#MIGRATIONS',
+
   tenantPartition: tp,
   counters: (t: TenantContext): Key => ({ pk: tp(t), sk: 'COUNTERS' }),
   /** The stored size of a module's package: what the tenant's storage counter holds for it. */

@@ -239,3 +239,29 @@ export async function getCheckpoint(shardId: string): Promise<string | undefined
 export async function putCheckpoint(shardId: string, sequenceNumber: string): Promise<void> {
   await putItem(relayParams.putCheckpoint(shardId, sequenceNumber))
 }
+
+/**
+ * Notifications written before decision 0028 wait in their own pending partition, which no sweep
+ * reads any more: the pending-notifications migration finds them with this filter.
+ */
+export const legacyPendingNotificationFilter = cond.eq(indexes.gsi1.pk, keys.pendingNotificationsPk)
+
+/** One tenant's outbox items. */
+export const outboxOfTenant = (tenantId: string) => cond.eq('tenant_id', tenantId)
+
+export const moveLegacyPendingParams = (key: Key) => ({
+  Key: key,
+  ...updateExpression(
+    { set: { [indexes.gsi1.pk]: keys.pendingOutboxPk } },
+    cond.eq(indexes.gsi1.pk, keys.pendingNotificationsPk),
+  ),
+})
+
+/**
+ * Moves one such notification into the one pending index (its sort key, `<created_at>#<id>`, is
+ * already that index's), where the sweep relays it; the write's stream record reaches the relay too.
+ * @returns false when it is no longer there (relayed or moved meanwhile)
+ */
+export async function moveLegacyPendingNotification(key: Key): Promise<boolean> {
+  return conditionally(updateItem(moveLegacyPendingParams(key)))
+}

@@ -52,3 +52,21 @@ export async function* registeredTenants(): AsyncGenerator<RegisteredTenant[]> {
     start = out.LastEvaluatedKey
   } while (start)
 }
+
+/** A page of at most `limit` registered tenants from `cursor` (opaque, as the last page gave it). */
+export async function registeredTenantsPage(
+  cursor: string | undefined,
+  limit: number,
+): Promise<{ readonly tenants: RegisteredTenant[]; readonly next: string | undefined }> {
+  const start = cursor === undefined ? undefined : (JSON.parse(cursor) as Record<string, unknown>)
+  const out = await query({
+    ...registeredTenantsParams(),
+    Limit: limit,
+    ...(start ? { ExclusiveStartKey: start } : {}),
+  })
+  const tenants = (out.Items ?? []).map((item: Item) => {
+    const i = decodeItem('tenant registry entry', RegistryItem, item)
+    return { id: i.tenant_id, slug: i.slug }
+  })
+  return { tenants, next: out.LastEvaluatedKey && JSON.stringify(out.LastEvaluatedKey) }
+}

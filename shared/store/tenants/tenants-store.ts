@@ -86,6 +86,42 @@ export async function findTenantById(id: string): Promise<Tenant | undefined> {
   return getTenantBySlug(decodeItem('tenant pointer', LegacyTenantPointer, item).slug)
 }
 
+/**
+ * The id items still holding the legacy pointer (decision 0028): what the tenant-copies migration
+ * turns into copies (shared/services/migrations/).
+ */
+export const legacyTenantPointerFilter = cond.and(
+  cond.beginsWith('pk', keys.tenantById('').pk),
+  cond.or(cond.notExists('type'), cond.ne('type', 'tenant')),
+)
+
+/** One tenant's id item. */
+export const tenantIdItemOf = (tenantId: string) => cond.eq('pk', keys.tenantById(tenantId).pk)
+
+/** The tenant id of an id item (`TENANTID#<id>`); undefined for any other item. */
+export function tenantIdOfIdItem(item: Item): string | undefined {
+  const prefix = keys.tenantById('').pk
+  return typeof item.pk === 'string' && item.pk.startsWith(prefix) ? item.pk.slice(prefix.length) : undefined
+}
+
+/**
+ * Rewrites a tenant's legacy id pointer as a copy of the tenant, as a change of the tenant would
+ * (both items over the slug item's version, once more if a change won meanwhile).
+ * @returns whether it was a pointer (false: already a copy, or no such item or tenant)
+ */
+export async function replaceLegacyTenantPointer(tenantId: string): Promise<boolean> {
+  return retryOnConflict(async () => {
+    const idItem = await getItem(keys.tenantById(tenantId), { ConsistentRead: true })
+    if (!idItem || idItem.type === 'tenant') return false
+    const { slug } = decodeItem('tenant pointer', LegacyTenantPointer, idItem)
+    const item = await getItem(keys.tenantBySlug(slug), { ConsistentRead: true })
+    if (!item) return false
+    const { tenant, version } = toVersionedTenant(item)
+    await commit(tenantSteps(tenant, version))
+    return true
+  })
+}
+
 /** The tenants of these slugs (100 per call); a slug without a tenant is left out. */
 export async function getTenantsBySlugs(slugs: readonly string[]): Promise<Tenant[]> {
   return (await batchGet(slugs.map((slug) => keys.tenantBySlug(slug)))).map(toTenant)
