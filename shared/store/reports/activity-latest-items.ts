@@ -28,10 +28,11 @@ import {
 } from './activity-index.ts'
 import { getItem, queryAll, type Item } from '../core/db.ts'
 import { decodeItem } from '../core/decode.ts'
-import { cond, conditionExpression, updateExpression } from '../core/expression.ts'
+import { cond, conditionExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { userActivityKeys } from './report-indexes.ts'
-import type { Step } from '../core/transaction.ts'
+import { addSteps, type Step } from '../core/transaction.ts'
+import type { Projection } from './projection.ts'
 
 const Latest = v.object({ latest: v.number(), user_type: v.optional(v.picklist(userTypes)) })
 
@@ -112,20 +113,9 @@ export function latestMoveSteps<R>(
   }
   move(from === null ? undefined : dayOf(from.latest), from?.userType, -1)
   move(to.latest === null ? undefined : dayOf(to.latest), to.userType, 1)
-  const steps = [...byMonth].flatMap(([month, add]) => {
-    const moved = Object.fromEntries(Object.entries(add).filter(([, n]) => n !== 0))
-    if (Object.keys(moved).length === 0) return []
-    return [
-      {
-        item: {
-          Update: {
-            Key: keys.activityLatestMonth(tenant, month),
-            ...updateExpression({ add: moved, set: { type: 'activity_histogram', month } }),
-          },
-        },
-      },
-    ]
-  })
+  const steps = [...byMonth].flatMap(([month, add]) =>
+    addSteps(keys.activityLatestMonth(tenant, month), add, { type: 'activity_histogram', month }),
+  )
   return [own, ...steps]
 }
 
@@ -140,17 +130,14 @@ export interface ActivityChange {
   readonly userType?: { readonly before: UserType; readonly after: UserType }
 }
 
-export const enrollmentActivityChange = (
-  before: Enrollment | undefined,
-  after: Enrollment,
-): ActivityChange => ({
+const enrollmentActivityChange = (before: Enrollment | undefined, after: Enrollment): ActivityChange => ({
   userId: after.userId,
   replaced: before ? (enrollmentActivityAttributes(before).a1 as string | undefined) : undefined,
   before: before ? instantsOf(before.startedAt, before.completedAt) : [],
   after: instantsOf(after.startedAt, after.completedAt),
 })
 
-export const userActivityChange = (before: User, after: User): ActivityChange => ({
+const userActivityChange = (before: User, after: User): ActivityChange => ({
   userId: after.id,
   replaced: userActivityAttributes(before).a1 as string,
   before: instantsOf(before.lastLoginAt),
@@ -179,7 +166,7 @@ async function otherInstants(tenant: TenantContext, userId: string, replaced: st
  * over a newer one) reads the user's other instants (act2) and moves it to theirs; a change of
  * the user's type moves them to the new type's count.
  */
-export async function activityLatestSteps<R>(
+async function activityLatestSteps<R>(
   tenant: TenantContext,
   change: ActivityChange,
   refusal: R,
@@ -218,6 +205,30 @@ export function activityHistorySteps<R>(tenant: TenantContext, replaced: Enrollm
     ...userActivityKeys(tenant, replaced.userId, activity),
   }
   return [{ item: { Put: { Item, ...conditionExpression(cond.notExists()) } }, refusal }]
+}
+
+/**
+ * A reactivation keeps the record it replaces as history (no read needed: the item is new); a
+ * change that adds or takes away an instant moves the user's latest, conditioned on the value read.
+ */
+export const latestActivityProjection: Projection = {
+  name: 'latest activity',
+  movesFor: (tenant, change) => ({
+    steps:
+      change.kind === 'enrollments-added'
+        ? change.writes.flatMap((w, i) => (w.before ? activityHistorySteps(tenant, w.before, i) : []))
+        : [],
+  }),
+  readStepsFor: async (tenant, change, refusal) => {
+    const changes =
+      change.kind === 'user-changed'
+        ? [userActivityChange(change.before, change.after)]
+        : change.kind === 'enrollment-changed'
+          ? [enrollmentActivityChange(change.before, change.after)]
+          : // Only an imported completion arrives with instants; a replaced row's stay as history.
+            change.writes.map((w) => enrollmentActivityChange(undefined, w.after))
+    return (await Promise.all(changes.map((c) => activityLatestSteps(tenant, c, refusal)))).flat()
+  },
 }
 
 /**
