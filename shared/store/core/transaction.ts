@@ -3,13 +3,7 @@
  * plus the refusal its condition means: `email_taken`, `seat_cap`, `stale`); `commit` sends them
  * as one transaction and, when conditions fail, throws WriteRefused naming those refusals.
  */
-import {
-  isConditionalCheckFailed,
-  transact,
-  TransactionConditionFailed,
-  type Item,
-  type TransactItem,
-} from './db.ts'
+import { isConditionalCheckFailed, transact, TransactionConditionFailed, type TransactItem } from './db.ts'
 import { isEmptyUpdate, updateExpression } from './expression.ts'
 import type { Key } from './keys.ts'
 import { WriteRefused } from './store-errors.ts'
@@ -24,7 +18,11 @@ export interface Step<R = string> {
  * An unconditioned ADD of `add`'s non-zero numbers to one item, SETting `set` with them (what the
  * item is, for a first write), or no step when nothing moves: counts that commute.
  */
-export function addSteps(Key: Key, add: Readonly<Record<string, number>>, set?: Item): Step<never>[] {
+export function addSteps(
+  Key: Key,
+  add: Readonly<Record<string, number>>,
+  set?: Readonly<Record<string, unknown>>,
+): Step<never>[] {
   if (isEmptyUpdate({ add })) return []
   return [{ item: { Update: { Key, ...updateExpression(set ? { add, set } : { add }) } } }]
 }

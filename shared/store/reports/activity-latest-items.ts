@@ -32,7 +32,7 @@ import { cond, conditionExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { userActivityKeys } from './report-indexes.ts'
 import { addSteps, type Step } from '../core/transaction.ts'
-import type { Projection } from './projection.ts'
+import { moveOnDay, type Projection } from './projection.ts'
 
 const Latest = v.object({ latest: v.number(), user_type: v.optional(v.picklist(userTypes)) })
 
@@ -57,12 +57,6 @@ async function readUserType(tenant: TenantContext, userId: string): Promise<User
   const item = await getItem(keys.user(tenant, userId), { ProjectionExpression: 'user_type' })
   return item ? decodeItem('user', UserTypeOnly, item).user_type : undefined
 }
-
-const dayAttribute = (day: string) => `d${day.slice(8, 10)}`
-
-/** A histogram day's attributes: every user's count, and the user type's. */
-export const histogramAttributes = (day: string, type: UserType | undefined): string[] =>
-  type === undefined ? [dayAttribute(day)] : [dayAttribute(day), `${dayAttribute(day)}_${type}`]
 
 /**
  * The user's latest item moved from `from` (as read; null when absent) to `to` (null: no
@@ -104,15 +98,10 @@ export function latestMoveSteps<R>(
           },
           refusal,
         }
+  // The histogram counts every user on their day, and apart under their type.
   const byMonth = new Map<string, Record<string, number>>()
-  const move = (day: string | undefined, type: UserType | undefined, n: number) => {
-    if (day === undefined) return
-    const add = byMonth.get(day.slice(0, 7)) ?? {}
-    for (const name of histogramAttributes(day, type)) add[name] = (add[name] ?? 0) + n
-    byMonth.set(day.slice(0, 7), add)
-  }
-  move(from === null ? undefined : dayOf(from.latest), from?.userType, -1)
-  move(to.latest === null ? undefined : dayOf(to.latest), to.userType, 1)
+  if (from !== null) moveOnDay(byMonth, dayOf(from.latest), -1, from.userType)
+  if (to.latest !== null) moveOnDay(byMonth, dayOf(to.latest), 1, to.userType)
   const steps = [...byMonth].flatMap(([month, add]) =>
     addSteps(keys.activityLatestMonth(tenant, month), add, { type: 'activity_histogram', month }),
   )
@@ -254,10 +243,7 @@ export function seedLatestItems(
     const steps = latestMoveSteps(tenant, userId, null, { latest, userType: types.get(userId) }, undefined)
     const put = steps[0]?.item.Put?.Item
     if (put) items.push(put)
-    const day = dayOf(latest)
-    const month = months.get(day.slice(0, 7)) ?? {}
-    for (const name of histogramAttributes(day, types.get(userId))) month[name] = (month[name] ?? 0) + 1
-    months.set(day.slice(0, 7), month)
+    moveOnDay(months, dayOf(latest), 1, types.get(userId))
   }
   for (const [month, days] of months) {
     items.push({ ...keys.activityLatestMonth(tenant, month), type: 'activity_histogram', month, ...days })

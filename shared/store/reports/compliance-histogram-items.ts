@@ -23,9 +23,7 @@ import { cond, queryExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { reportIndexes } from './report-indexes.ts'
 import { addSteps, type Step } from '../core/transaction.ts'
-import { enrollmentWrites, type Projection } from './projection.ts'
-
-const dayAttribute = (day: string) => `d${day.slice(8, 10)}`
+import { enrollmentWrites, moveOnDay, type Projection } from './projection.ts'
 
 /** The counters' share of a bucket delta (merged into the counters' ADD of the same transaction). */
 export function expiryCounterDeltas(delta: ReadonlyMap<ExpiryBucket, number>): Record<string, number> {
@@ -42,11 +40,7 @@ export function expiryMonthSteps(
 ): Step<never>[] {
   const byMonth = new Map<string, Record<string, number>>()
   for (const [bucket, n] of delta) {
-    if (bucket === 'none' || bucket === 'never' || n === 0) continue
-    const month = bucket.slice(0, 7)
-    const add = byMonth.get(month) ?? {}
-    add[dayAttribute(bucket)] = (add[dayAttribute(bucket)] ?? 0) + n
-    byMonth.set(month, add)
+    if (bucket !== 'none' && bucket !== 'never' && n !== 0) moveOnDay(byMonth, bucket, n)
   }
   return [...byMonth].flatMap(([month, add]) =>
     addSteps(keys.expiryMonth(tenant, month), add, { type: 'expiry_histogram', month }),

@@ -43,3 +43,20 @@ export function writesByCourse(change: ReportChange): Map<string, EnrollmentWrit
     out.set(w.after.courseId, [...(out.get(w.after.courseId) ?? []), w])
   return out
 }
+
+/**
+ * Moves a month histogram (`d<dd>` per day, and `d<dd>_<kind>` too with a kind) by `n` on `day`
+ * (`yyyy-mm-dd`): the ADDs of each month's item, by month.
+ */
+export function moveOnDay(
+  byMonth: Map<string, Record<string, number>>,
+  day: string,
+  n: number,
+  kind?: string,
+) {
+  const add = byMonth.get(day.slice(0, 7)) ?? {}
+  const names =
+    kind === undefined ? [`d${day.slice(8, 10)}`] : [`d${day.slice(8, 10)}`, `d${day.slice(8, 10)}_${kind}`]
+  for (const name of names) add[name] = (add[name] ?? 0) + n
+  byMonth.set(day.slice(0, 7), add)
+}
