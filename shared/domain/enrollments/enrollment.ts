@@ -85,6 +85,12 @@ export interface Enrollment {
   readonly quizAttempts: readonly QuizAttempt[]
 }
 
+/** One write of an enrollment: its state as read (undefined: a new one) and as it is stored next. */
+export interface EnrollmentWrite {
+  readonly before: Enrollment | undefined
+  readonly after: Enrollment
+}
+
 /** The per-row codes of bulk, and the reasons behind the single routes' 404/409/422. */
 export const refusalCodes = [
   'user_not_found',

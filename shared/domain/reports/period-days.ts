@@ -3,7 +3,7 @@
  * creation) split for the per-course daily tallies (decision 0023): the whole UTC days inside it
  * are summed from the tallies; a day the period covers only in part is an edge, read exactly.
  */
-import type { Enrollment } from '../enrollments/enrollment.ts'
+import type { Enrollment, EnrollmentWrite } from '../enrollments/enrollment.ts'
 import { addTallies, emptyTally, tallyOf, type CourseTally } from './course-performance.ts'
 
 const DAY_MS = 86_400_000
@@ -56,10 +56,8 @@ export function periodParts(start?: string, end?: string): PeriodParts {
   }
 }
 
-type Write = { readonly before: Enrollment | undefined; readonly after: Enrollment }
-
 /** How writes of one course move its day tallies: each state's share on its UTC creation day. */
-export function dayTallyDeltas(writes: readonly Write[]): Map<string, CourseTally> {
+export function dayTallyDeltas(writes: readonly EnrollmentWrite[]): Map<string, CourseTally> {
   const byDay = new Map<string, CourseTally>()
   const move = (e: Enrollment, sign: 1 | -1) => {
     const day = dayOf(Date.parse(e.createdAt))

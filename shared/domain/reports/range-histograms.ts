@@ -4,7 +4,7 @@
  * hour of its completed_at under its pass/fail. A range (`_after`, `_before`, both exclusive) is
  * then its whole hours summed from the histogram and at most two parts of an hour counted exactly.
  */
-import type { Enrollment } from '../enrollments/enrollment.ts'
+import type { Enrollment, EnrollmentWrite } from '../enrollments/enrollment.ts'
 
 const HOUR_MS = 3_600_000
 
@@ -27,10 +27,7 @@ function placeOf(kind: RangeKind, e: Enrollment): { ms: number; bucket: string }
 }
 
 /** How writes (before → after) move one histogram: the old place loses one, the new gains one. */
-export function hourDeltas(
-  kind: RangeKind,
-  writes: readonly { readonly before: Enrollment | undefined; readonly after: Enrollment }[],
-): HourDeltas {
+export function hourDeltas(kind: RangeKind, writes: readonly EnrollmentWrite[]): HourDeltas {
   const out: HourDeltas = new Map()
   const move = (e: Enrollment | undefined, sign: 1 | -1) => {
     const place = e && placeOf(kind, e)

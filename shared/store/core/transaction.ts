@@ -4,12 +4,27 @@
  * as one transaction and, when conditions fail, throws WriteRefused naming those refusals.
  */
 import { isConditionalCheckFailed, transact, TransactionConditionFailed, type TransactItem } from './db.ts'
+import { isEmptyUpdate, updateExpression } from './expression.ts'
+import type { Key } from './keys.ts'
 import { WriteRefused } from './store-errors.ts'
 
 export interface Step<R = string> {
   readonly item: TransactItem
   /** What a failed condition on this item means; a step without one has no condition. */
   readonly refusal?: R
+}
+
+/**
+ * An unconditioned ADD of `add`'s non-zero numbers to one item, SETting `set` with them (what the
+ * item is, for a first write), or no step when nothing moves: counts that commute.
+ */
+export function addSteps(
+  Key: Key,
+  add: Readonly<Record<string, number>>,
+  set?: Readonly<Record<string, unknown>>,
+): Step<never>[] {
+  if (isEmptyUpdate({ add })) return []
+  return [{ item: { Update: { Key, ...updateExpression(set ? { add, set } : { add }) } } }]
 }
 
 /** DynamoDB's limit of items in one transaction. */

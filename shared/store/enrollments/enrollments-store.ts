@@ -8,12 +8,6 @@ import { isCounted, type Enrollment } from '../../domain/enrollments/enrollment.
 import { issuedCertificate, type Certificate } from '../../domain/enrollments/progress.ts'
 import type { Effects } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
-import { addTallies, emptyTally, tallyDelta } from '../../domain/reports/course-performance.ts'
-import { courseTallySteps } from '../reports/course-report-items.ts'
-import { expiryBucketDelta } from '../../domain/reports/compliance-totals.ts'
-import { expiryCounterDeltas, expiryMonthSteps } from '../reports/compliance-histogram-items.ts'
-import { dayTallyDeltas } from '../../domain/reports/period-days.ts'
-import { courseDayTallySteps } from '../reports/course-day-tallies.ts'
 import { batchGet, getItem, type TransactItem } from '../core/db.ts'
 import { enrollmentItem, pairIndexKeys, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
 import {
@@ -26,13 +20,8 @@ import {
 import { keys, type Key } from '../core/keys.ts'
 import { effectSteps } from '../outbox/outbox-items.ts'
 import { skillLevelSteps } from '../skills/held-skill-items.ts'
-import { commit, type Step } from '../core/transaction.ts'
-import { rangeHistogramSteps } from '../reports/range-histogram-items.ts'
-import {
-  activityHistorySteps,
-  activityLatestSteps,
-  enrollmentActivityChange,
-} from '../reports/activity-latest-items.ts'
+import { addSteps, commit, type Step } from '../core/transaction.ts'
+import { projectionSteps, readProjectionSteps, type ReportChange } from '../reports/report-projections.ts'
 
 export type { PairState }
 
@@ -75,25 +64,6 @@ export async function getPairs(
 ): Promise<Map<string, PairState>> {
   const items = await batchGet(getPairsParams(tenant, pairs))
   return new Map(items.map(toPair).map((p) => [pairKey(p.userId, p.courseId), p]))
-}
-
-/** The tenant counters a change moves (the attributes toEnrollmentCounters reads). */
-function statusCounterDeltas(before: Enrollment | undefined, after: Enrollment): Record<string, number> {
-  const d: Record<string, number> = {}
-  const add = (k: string, n: number) => (d[k] = (d[k] ?? 0) + n)
-  if (!before) add('enrollments_total', 1)
-  if (before?.status !== after.status) {
-    if (before) add(`enrollments_status_${before.status}`, -1)
-    add(`enrollments_status_${after.status}`, 1)
-  }
-  if (!before?.completedAt && after.completedAt) add('completions_total', 1)
-  return d
-}
-
-/** An ADD of the non-zero deltas to one item (no condition), or no step when there is none. */
-function addSteps(key: Key, deltas: Readonly<Record<string, number>>): Step<never>[] {
-  if (isEmptyUpdate({ add: deltas })) return []
-  return [{ item: { Update: { Key: key, ...updateExpression({ add: deltas }) } } }]
 }
 
 /** The dropped or expired enrollment a new one reuses, as the decision read it. */
@@ -167,7 +137,7 @@ function enrollmentStep(tenant: TenantContext, row: NewEnrollment, index: number
 }
 
 /** The user the decision found active is still active when the enrollment is written. */
-function activeUserStep(tenant: TenantContext, userId: string, index: number): Step<GroupRefusal> {
+function activeUserStep<R>(tenant: TenantContext, userId: string, refusal: R): Step<R> {
   return {
     item: {
       ConditionCheck: {
@@ -175,36 +145,48 @@ function activeUserStep(tenant: TenantContext, userId: string, index: number): S
         ...conditionExpression(cond.and(cond.exists(), cond.eq('is_active', true))),
       },
     },
-    refusal: { row: index, kind: 'user_inactive' },
+    refusal,
   }
 }
 
-/** The course takes the rows: it exists (and is published), and has room for the seats they take. */
-function courseStep(
+/** What enrollments add to their course's count and seats taken (negative when they leave it). */
+function seatsOf(after: readonly Enrollment[], before: readonly Enrollment[] = []) {
+  const sum = (list: readonly Enrollment[], f: (e: Enrollment) => boolean) => list.filter(f).length
+  return {
+    enrollment_count: sum(after, (e) => isCounted(e.status)) - sum(before, (e) => isCounted(e.status)),
+    seats_taken: sum(after, (e) => e.holdsSeat) - sum(before, (e) => e.holdsSeat),
+  }
+}
+
+/**
+ * The course's count and seats move by `add`; with `guards`, only while it exists (and is
+ * published) with room for the seats taken: refused as `refusal`.
+ */
+function courseSteps<R>(
   tenant: TenantContext,
   courseId: string,
-  rows: readonly NewEnrollment[],
-  { seatLimit, requirePublished = true }: GroupGuards,
-): Step<GroupRefusal> {
-  const seats = rows.filter((r) => r.enrollment.holdsSeat).length
-  const conditions: Condition[] = [cond.exists()]
-  if (requirePublished) conditions.push(cond.eq('status', 'published'))
-  if (seats > 0 && seatLimit !== null) conditions.push(cond.le('seats_taken', seatLimit - seats))
+  add: { readonly enrollment_count: number; readonly seats_taken: number },
+  guards: GroupGuards | undefined,
+  refusal: R,
+): Step<R>[] {
   const Key = keys.course(tenant, courseId)
-  const update = {
-    add: { enrollment_count: rows.filter((r) => isCounted(r.enrollment.status)).length, seats_taken: seats },
-  }
+  if (!guards) return addSteps(Key, add)
+  const conditions: Condition[] = [cond.exists()]
+  if (guards.requirePublished !== false) conditions.push(cond.eq('status', 'published'))
+  if (add.seats_taken > 0 && guards.seatLimit !== null)
+    conditions.push(cond.le('seats_taken', guards.seatLimit - add.seats_taken))
   const condition = cond.and(...conditions)
-  const item: TransactItem = isEmptyUpdate(update)
+  const item: TransactItem = isEmptyUpdate({ add })
     ? { ConditionCheck: { Key, ...conditionExpression(condition) } }
-    : { Update: { Key, ...updateExpression(update, condition) } }
-  return { item, refusal: 'course' }
+    : { Update: { Key, ...updateExpression({ add }, condition) } }
+  return [{ item, refusal }]
 }
 
 /**
  * The transaction of new (or reactivated) enrollments of ONE course: each row's pair guard,
  * enrollment and outbox items, each user's active check, then the course (published; seats
- * available for the rows that take one) and the counters. Rows of one course are distinct users
+ * available for the rows that take one), then what the reports' projections move with the rows
+ * (report-projections.ts: the counters, tallies and histograms). Rows of one course are distinct users
  * (one pair item each, and an item may appear once in a transaction). Callers keep it within
  * DynamoDB's 100 items (2 per row plus its effects, 1 per user, the course and the counters).
  */
@@ -216,52 +198,28 @@ export function insertEnrollmentsParams(
 ): Step<GroupRefusal>[] {
   const users = new Set(rows.map((r) => r.enrollment.userId))
   if (users.size !== rows.length) throw new Error('An enrollment group holds one row per user')
-  const deltas: Record<string, number> = {}
-  const expiries = expiryBucketDelta(
-    rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment })),
-  )
-  for (const row of rows) {
-    for (const [k, n] of Object.entries(statusCounterDeltas(row.replaces?.enrollment, row.enrollment)))
-      deltas[k] = (deltas[k] ?? 0) + n
-  }
-  for (const [k, n] of Object.entries(expiryCounterDeltas(expiries))) deltas[k] = (deltas[k] ?? 0) + n
+  const projected = projectionSteps(tenant, addedChange(rows), (row) => ({ row, kind: 'duplicate' as const }))
   return [
     ...rows.flatMap((row, i) => [
       pairStep(tenant, row, i),
       enrollmentStep(tenant, row, i),
       ...effectSteps(tenant, row.effects),
-      ...(row.replaces
-        ? activityHistorySteps<GroupRefusal>(tenant, row.replaces.enrollment, { row: i, kind: 'duplicate' })
-        : []),
     ]),
     ...(guards.requireActiveUsers === false
       ? []
-      : rows.map((row, i) => activeUserStep(tenant, row.enrollment.userId, i))),
-    courseStep(tenant, courseId, rows, guards),
-    ...addSteps(keys.counters(tenant), deltas),
-    ...courseTallySteps(
-      tenant,
-      courseId,
-      rows.reduce(
-        (t, row) => addTallies(t, tallyDelta(row.replaces?.enrollment, row.enrollment)),
-        emptyTally,
-      ),
-    ),
-    // A reactivated row whose old completion had a dated expiry moves that month: one item per row at most.
-    ...expiryMonthSteps(tenant, expiries),
-    // New rows share their creation day; a reactivated row keeps its own: one item per row at most.
-    ...courseDayTallySteps(
-      tenant,
-      courseId,
-      dayTallyDeltas(rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment }))),
-    ),
-    // New rows share their enrollment day; a reactivated row leaves its old day and completion day.
-    ...rangeHistogramSteps(
-      tenant,
-      rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment })),
-    ),
+      : rows.map((row, i) =>
+          activeUserStep<GroupRefusal>(tenant, row.enrollment.userId, { row: i, kind: 'user_inactive' }),
+        )),
+    ...courseSteps(tenant, courseId, seatsOf(rows.map((r) => r.enrollment)), guards, 'course' as const),
+    ...projected.counters,
+    ...projected.steps,
   ]
 }
+
+const addedChange = (rows: readonly NewEnrollment[]): ReportChange => ({
+  kind: 'enrollments-added',
+  writes: rows.map((r) => ({ before: r.replaces?.enrollment, after: r.enrollment })),
+})
 
 /**
  * Writes new (or reactivated) enrollments of one course in one transaction. Every condition
@@ -275,17 +233,8 @@ export async function insertEnrollments(
   rows: readonly NewEnrollment[],
   guards: GroupGuards,
 ): Promise<void> {
-  // Only an imported completion arrives with instants; a replaced row's stay as history.
-  const activity = await Promise.all(
-    rows.map((row) =>
-      activityLatestSteps<GroupRefusal>(
-        tenant,
-        enrollmentActivityChange(undefined, row.enrollment),
-        'activity',
-      ),
-    ),
-  )
-  await commit([...insertEnrollmentsParams(tenant, courseId, rows, guards), ...activity.flat()])
+  const read = await readProjectionSteps<GroupRefusal>(tenant, addedChange(rows), 'activity')
+  await commit([...insertEnrollmentsParams(tenant, courseId, rows, guards), ...read])
 }
 
 /**
@@ -307,39 +256,6 @@ export interface EnrollmentChange {
 
 /** Why a change was refused: changed meanwhile, pair taken over, or an admission's guards. */
 export type ChangeRefusal = 'stale' | 'pair_replaced' | 'certificate_exists' | 'course' | 'user_inactive'
-
-/** The course's seats and count move with the change; an admission conditions them (published, room). */
-function courseMoveSteps(
-  tenant: TenantContext,
-  { before, after, admission }: EnrollmentChange,
-): Step<ChangeRefusal>[] {
-  const Key = keys.course(tenant, before.courseId)
-  const seats = (after.holdsSeat ? 1 : 0) - (before.holdsSeat ? 1 : 0)
-  const add = {
-    enrollment_count: (isCounted(after.status) ? 1 : 0) - (isCounted(before.status) ? 1 : 0),
-    seats_taken: seats,
-  }
-  if (!admission) return addSteps(Key, add)
-  const conditions: Condition[] = [cond.exists(), cond.eq('status', 'published')]
-  if (seats > 0 && admission.seatLimit !== null)
-    conditions.push(cond.le('seats_taken', admission.seatLimit - seats))
-  const condition = cond.and(...conditions)
-  const item: TransactItem = isEmptyUpdate({ add })
-    ? { ConditionCheck: { Key, ...conditionExpression(condition) } }
-    : { Update: { Key, ...updateExpression({ add }, condition) } }
-  return [
-    { item, refusal: 'course' },
-    {
-      item: {
-        ConditionCheck: {
-          Key: keys.user(tenant, after.userId),
-          ...conditionExpression(cond.and(cond.exists(), cond.eq('is_active', true))),
-        },
-      },
-      refusal: 'user_inactive',
-    },
-  ]
-}
 
 function certificateStep(tenant: TenantContext, c: Certificate): Step<ChangeRefusal> {
   return {
@@ -390,37 +306,34 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
           },
         ]
   const certificate = issuedCertificate(before, after)
-  const expiries = expiryBucketDelta([{ before, after }])
+  const projected = projectionSteps(tenant, changedChange(change), (): ChangeRefusal => 'stale')
   return [
     {
       item: { Put: { Item: enrollmentItem(tenant, after), ...conditionExpression(asRead) } },
       refusal: 'stale',
     },
     ...pairMoves,
-    ...courseMoveSteps(tenant, change),
-    ...addSteps(keys.counters(tenant), {
-      ...statusCounterDeltas(before, after),
-      ...expiryCounterDeltas(expiries),
-    }),
+    ...courseSteps(tenant, before.courseId, seatsOf([after], [before]), change.admission, 'course' as const),
+    ...(change.admission ? [activeUserStep(tenant, after.userId, 'user_inactive' as const)] : []),
+    ...projected.counters,
     ...(certificate ? [certificateStep(tenant, certificate)] : []),
     ...effectSteps(tenant, effects),
     ...skillLevelSteps(tenant, effects),
-    ...courseTallySteps(tenant, before.courseId, tallyDelta(before, after)),
-    ...expiryMonthSteps(tenant, expiries),
-    ...courseDayTallySteps(tenant, before.courseId, dayTallyDeltas([{ before, after }])),
-    ...rangeHistogramSteps(tenant, [{ before, after }]),
+    ...projected.steps,
   ]
 }
+
+const changedChange = ({ before, after }: EnrollmentChange): ReportChange => ({
+  kind: 'enrollment-changed',
+  before,
+  after,
+})
 
 /**
  * @throws WriteRefused `stale` when the enrollment changed since `before` was read; for an
  * admission, `course` (unpublished or full) or `user_inactive`
  */
 export async function saveEnrollment(tenant: TenantContext, change: EnrollmentChange): Promise<void> {
-  const activity = await activityLatestSteps<ChangeRefusal>(
-    tenant,
-    enrollmentActivityChange(change.before, change.after),
-    'stale',
-  )
-  await commit([...saveEnrollmentParams(tenant, change), ...activity])
+  const read = await readProjectionSteps<ChangeRefusal>(tenant, changedChange(change), 'stale')
+  await commit([...saveEnrollmentParams(tenant, change), ...read])
 }

@@ -13,29 +13,22 @@
  * changes nothing.
  */
 import type { Enrollment } from '../../domain/enrollments/enrollment.ts'
-import { instantsOf } from '../../domain/reports/activity-latest.ts'
-import { expiryBucketDelta } from '../../domain/reports/compliance-totals.ts'
-import { tallyDelta } from '../../domain/reports/course-performance.ts'
-import { dayTallyDeltas } from '../../domain/reports/period-days.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { getItem, updateItem, type Item } from '../core/db.ts'
-import {
-  cond,
-  conditionExpression,
-  isEmptyUpdate,
-  updateExpression,
-  type Condition,
-} from '../core/expression.ts'
+import { cond, conditionExpression, updateExpression, type Condition } from '../core/expression.ts'
 import { keys, type Key } from '../core/keys.ts'
 import { retryOnConflict } from '../core/optimistic.ts'
 import { WriteRefused } from '../core/store-errors.ts'
 import { commit, writeOrRefuse, type Step } from '../core/transaction.ts'
 import { enrollmentItem, toEnrollment } from '../enrollments/enrollment-items.ts'
-import { activityLatestSteps, type ActivityChange } from '../reports/activity-latest-items.ts'
-import { expiryCounterDeltas, expiryMonthSteps } from '../reports/compliance-histogram-items.ts'
-import { courseDayTallySteps } from '../reports/course-day-tallies.ts'
-import { courseTallySteps } from '../reports/course-report-items.ts'
-import { rangeHistogramSteps } from '../reports/range-histogram-items.ts'
+import { latestActivityProjection } from '../reports/activity-latest-items.ts'
+import {
+  projectionSteps,
+  readProjectionSteps,
+  reportProjections,
+  type ReportChange,
+} from '../reports/report-projections.ts'
+import { statusCountersProjection } from '../reports/status-counters.ts'
 import { userReportKeys } from '../reports/report-indexes.ts'
 import { toUser } from '../users/users-store.ts'
 
@@ -71,34 +64,36 @@ export function tenantIdOf(item: Item): string | undefined {
 type Refusal = 'stale' | 'activity'
 const isRace = (err: unknown) => err instanceof WriteRefused && (err.has('stale') || err.has('activity'))
 
-/** What a fresh write of `e` adds to the tenant's counters (0023's `assign_none`; the rest existed before). */
-function countersStep(tenant: TenantContext, e: Enrollment): Step<never>[] {
-  const add = expiryCounterDeltas(expiryBucketDelta([{ before: undefined, after: e }]))
-  if (isEmptyUpdate({ add })) return []
-  return [{ item: { Update: { Key: keys.counters(tenant), ...updateExpression({ add }) } } }]
-}
+/**
+ * The projections an old item is missing: all but the status counters, which counted it when it
+ * was written (they are older than every report decision).
+ */
+const missingProjections = reportProjections.filter((p) => p !== statusCountersProjection)
+
+/** An old enrollment as the report projections see it: new, as a fresh write of it would be. */
+const asNew = (e: Enrollment): ReportChange => ({
+  kind: 'enrollments-added',
+  writes: [{ before: undefined, after: e }],
+})
 
 /**
  * The transaction of one old enrollment: itself as written now, and the aggregates the enrollment
- * writer (enrollments-store.ts) adds for a new enrollment in that state, built by the same builders.
+ * writer adds for a new enrollment in that state, from the same registry (report-projections.ts).
  */
 export function enrollmentBackfillSteps(tenant: TenantContext, e: Enrollment): Step<Refusal>[] {
-  const writes = [{ before: undefined, after: e }]
   const stillOld = cond.and(
     cond.exists(),
     cond.notExists(CURRENT_ENROLLMENT),
     cond.eq('updated_at', e.updatedAt),
   )
+  const { counters, steps } = projectionSteps(tenant, asNew(e), (): Refusal => 'stale', missingProjections)
   return [
     {
       item: { Put: { Item: enrollmentItem(tenant, e), ...conditionExpression(stillOld) } },
       refusal: 'stale',
     },
-    ...courseTallySteps(tenant, e.courseId, tallyDelta(undefined, e)),
-    ...countersStep(tenant, e),
-    ...expiryMonthSteps(tenant, expiryBucketDelta(writes)),
-    ...courseDayTallySteps(tenant, e.courseId, dayTallyDeltas(writes)),
-    ...rangeHistogramSteps(tenant, writes),
+    ...counters,
+    ...steps,
   ]
 }
 
@@ -117,13 +112,7 @@ export async function backfillEnrollment(tenant: TenantContext, scanned: Item): 
       const item = attempt === 0 ? scanned : await reread(key)
       if (!item || !isOldEnrollment(item)) return 'unchanged'
       const e = toEnrollment(item)
-      const change: ActivityChange = {
-        userId: e.userId,
-        replaced: undefined,
-        before: [],
-        after: instantsOf(e.startedAt, e.completedAt),
-      }
-      const activity = await activityLatestSteps<Refusal>(tenant, change, 'activity')
+      const activity = await readProjectionSteps<Refusal>(tenant, asNew(e), 'activity', missingProjections)
       await commit([...enrollmentBackfillSteps(tenant, e), ...activity])
       return 'changed'
     },
@@ -148,13 +137,15 @@ export async function backfillUser(tenant: TenantContext, scanned: Item): Promis
         item: { Update: { Key: key, ...updateExpression({ set: userReportKeys(tenant, user) }, stillOld) } },
         refusal: 'stale',
       }
-      const change: ActivityChange = {
-        userId: user.id,
-        replaced: undefined,
-        before: [],
-        after: instantsOf(user.lastLoginAt),
+      // Its sign-in, as if it were new: the latest activity is the only projection a user moves.
+      const signedIn: ReportChange = {
+        kind: 'user-changed',
+        before: { ...user, lastLoginAt: null },
+        after: user,
       }
-      const activity = await activityLatestSteps<Refusal>(tenant, change, 'activity')
+      const activity = await readProjectionSteps<Refusal>(tenant, signedIn, 'activity', [
+        latestActivityProjection,
+      ])
       await commit([own, ...activity])
       return 'changed'
     },

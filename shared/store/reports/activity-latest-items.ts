@@ -28,10 +28,11 @@ import {
 } from './activity-index.ts'
 import { getItem, queryAll, type Item } from '../core/db.ts'
 import { decodeItem } from '../core/decode.ts'
-import { cond, conditionExpression, updateExpression } from '../core/expression.ts'
+import { cond, conditionExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { userActivityKeys } from './report-indexes.ts'
-import type { Step } from '../core/transaction.ts'
+import { addSteps, type Step } from '../core/transaction.ts'
+import { moveOnDay, type Projection } from './projection.ts'
 
 const Latest = v.object({ latest: v.number(), user_type: v.optional(v.picklist(userTypes)) })
 
@@ -56,12 +57,6 @@ async function readUserType(tenant: TenantContext, userId: string): Promise<User
   const item = await getItem(keys.user(tenant, userId), { ProjectionExpression: 'user_type' })
   return item ? decodeItem('user', UserTypeOnly, item).user_type : undefined
 }
-
-const dayAttribute = (day: string) => `d${day.slice(8, 10)}`
-
-/** A histogram day's attributes: every user's count, and the user type's. */
-export const histogramAttributes = (day: string, type: UserType | undefined): string[] =>
-  type === undefined ? [dayAttribute(day)] : [dayAttribute(day), `${dayAttribute(day)}_${type}`]
 
 /**
  * The user's latest item moved from `from` (as read; null when absent) to `to` (null: no
@@ -103,29 +98,13 @@ export function latestMoveSteps<R>(
           },
           refusal,
         }
+  // The histogram counts every user on their day, and apart under their type.
   const byMonth = new Map<string, Record<string, number>>()
-  const move = (day: string | undefined, type: UserType | undefined, n: number) => {
-    if (day === undefined) return
-    const add = byMonth.get(day.slice(0, 7)) ?? {}
-    for (const name of histogramAttributes(day, type)) add[name] = (add[name] ?? 0) + n
-    byMonth.set(day.slice(0, 7), add)
-  }
-  move(from === null ? undefined : dayOf(from.latest), from?.userType, -1)
-  move(to.latest === null ? undefined : dayOf(to.latest), to.userType, 1)
-  const steps = [...byMonth].flatMap(([month, add]) => {
-    const moved = Object.fromEntries(Object.entries(add).filter(([, n]) => n !== 0))
-    if (Object.keys(moved).length === 0) return []
-    return [
-      {
-        item: {
-          Update: {
-            Key: keys.activityLatestMonth(tenant, month),
-            ...updateExpression({ add: moved, set: { type: 'activity_histogram', month } }),
-          },
-        },
-      },
-    ]
-  })
+  if (from !== null) moveOnDay(byMonth, dayOf(from.latest), -1, from.userType)
+  if (to.latest !== null) moveOnDay(byMonth, dayOf(to.latest), 1, to.userType)
+  const steps = [...byMonth].flatMap(([month, add]) =>
+    addSteps(keys.activityLatestMonth(tenant, month), add, { type: 'activity_histogram', month }),
+  )
   return [own, ...steps]
 }
 
@@ -140,17 +119,14 @@ export interface ActivityChange {
   readonly userType?: { readonly before: UserType; readonly after: UserType }
 }
 
-export const enrollmentActivityChange = (
-  before: Enrollment | undefined,
-  after: Enrollment,
-): ActivityChange => ({
+const enrollmentActivityChange = (before: Enrollment | undefined, after: Enrollment): ActivityChange => ({
   userId: after.userId,
   replaced: before ? (enrollmentActivityAttributes(before).a1 as string | undefined) : undefined,
   before: before ? instantsOf(before.startedAt, before.completedAt) : [],
   after: instantsOf(after.startedAt, after.completedAt),
 })
 
-export const userActivityChange = (before: User, after: User): ActivityChange => ({
+const userActivityChange = (before: User, after: User): ActivityChange => ({
   userId: after.id,
   replaced: userActivityAttributes(before).a1 as string,
   before: instantsOf(before.lastLoginAt),
@@ -179,7 +155,7 @@ async function otherInstants(tenant: TenantContext, userId: string, replaced: st
  * over a newer one) reads the user's other instants (act2) and moves it to theirs; a change of
  * the user's type moves them to the new type's count.
  */
-export async function activityLatestSteps<R>(
+async function activityLatestSteps<R>(
   tenant: TenantContext,
   change: ActivityChange,
   refusal: R,
@@ -221,6 +197,30 @@ export function activityHistorySteps<R>(tenant: TenantContext, replaced: Enrollm
 }
 
 /**
+ * A reactivation keeps the record it replaces as history (no read needed: the item is new); a
+ * change that adds or takes away an instant moves the user's latest, conditioned on the value read.
+ */
+export const latestActivityProjection: Projection = {
+  name: 'latest activity',
+  movesFor: (tenant, change) => ({
+    steps:
+      change.kind === 'enrollments-added'
+        ? change.writes.flatMap((w, i) => (w.before ? activityHistorySteps(tenant, w.before, i) : []))
+        : [],
+  }),
+  readStepsFor: async (tenant, change, refusal) => {
+    const changes =
+      change.kind === 'user-changed'
+        ? [userActivityChange(change.before, change.after)]
+        : change.kind === 'enrollment-changed'
+          ? [enrollmentActivityChange(change.before, change.after)]
+          : // Only an imported completion arrives with instants; a replaced row's stay as history.
+            change.writes.map((w) => enrollmentActivityChange(undefined, w.after))
+    return (await Promise.all(changes.map((c) => activityLatestSteps(tenant, c, refusal)))).flat()
+  },
+}
+
+/**
  * The latest items and histogram of a freshly seeded tenant (bench seeding: no item exists yet),
  * as the writes above would have left them.
  */
@@ -243,10 +243,7 @@ export function seedLatestItems(
     const steps = latestMoveSteps(tenant, userId, null, { latest, userType: types.get(userId) }, undefined)
     const put = steps[0]?.item.Put?.Item
     if (put) items.push(put)
-    const day = dayOf(latest)
-    const month = months.get(day.slice(0, 7)) ?? {}
-    for (const name of histogramAttributes(day, types.get(userId))) month[name] = (month[name] ?? 0) + 1
-    months.set(day.slice(0, 7), month)
+    moveOnDay(months, dayOf(latest), 1, types.get(userId))
   }
   for (const [month, days] of months) {
     items.push({ ...keys.activityLatestMonth(tenant, month), type: 'activity_histogram', month, ...days })

@@ -8,18 +8,22 @@
  */
 import * as v from 'valibot'
 import { expiringWindowEnd } from '../../domain/reports/compliance.ts'
-import { dayOf, type ExpiryBucket, type ExpiryHistogram } from '../../domain/reports/compliance-totals.ts'
+import {
+  dayOf,
+  expiryBucketDelta,
+  type ExpiryBucket,
+  type ExpiryHistogram,
+} from '../../domain/reports/compliance-totals.ts'
 import type { ComplianceStatus } from '../../domain/reports/rows.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { getItem, queryAll, queryCount, type Item } from '../core/db.ts'
 import { decodeItem, withDefault } from '../core/decode.ts'
 import { toEnrollmentCounters } from '../enrollments/enrollment-items.ts'
-import { cond, queryExpression, updateExpression } from '../core/expression.ts'
+import { cond, queryExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { reportIndexes } from './report-indexes.ts'
-import type { Step } from '../core/transaction.ts'
-
-const dayAttribute = (day: string) => `d${day.slice(8, 10)}`
+import { addSteps, type Step } from '../core/transaction.ts'
+import { enrollmentWrites, moveOnDay, type Projection } from './projection.ts'
 
 /** The counters' share of a bucket delta (merged into the counters' ADD of the same transaction). */
 export function expiryCounterDeltas(delta: ReadonlyMap<ExpiryBucket, number>): Record<string, number> {
@@ -36,20 +40,20 @@ export function expiryMonthSteps(
 ): Step<never>[] {
   const byMonth = new Map<string, Record<string, number>>()
   for (const [bucket, n] of delta) {
-    if (bucket === 'none' || bucket === 'never' || n === 0) continue
-    const month = bucket.slice(0, 7)
-    const add = byMonth.get(month) ?? {}
-    add[dayAttribute(bucket)] = (add[dayAttribute(bucket)] ?? 0) + n
-    byMonth.set(month, add)
+    if (bucket !== 'none' && bucket !== 'never' && n !== 0) moveOnDay(byMonth, bucket, n)
   }
-  return [...byMonth].map(([month, add]) => ({
-    item: {
-      Update: {
-        Key: keys.expiryMonth(tenant, month),
-        ...updateExpression({ add, set: { type: 'expiry_histogram', month } }),
-      },
-    },
-  }))
+  return [...byMonth].flatMap(([month, add]) =>
+    addSteps(keys.expiryMonth(tenant, month), add, { type: 'expiry_histogram', month }),
+  )
+}
+
+/** A reactivated row whose old completion had a dated expiry moves that month: one item per row at most. */
+export const expiryHistogramProjection: Projection = {
+  name: 'expiry histogram',
+  movesFor: (tenant, change) => {
+    const delta = expiryBucketDelta(enrollmentWrites(change))
+    return { counters: expiryCounterDeltas(delta), steps: expiryMonthSteps(tenant, delta) }
+  },
 }
 
 /** The month items from the first one up to `lastMonth` (`yyyy-mm`) included. */

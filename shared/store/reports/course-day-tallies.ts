@@ -13,24 +13,28 @@ import {
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { queryAll } from '../core/db.ts'
 import { toTallied } from '../enrollments/enrollment-items.ts'
-import { cond, isEmptyUpdate, queryExpression, updateExpression } from '../core/expression.ts'
+import { cond, queryExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { reportIndexes } from './report-indexes.ts'
 import { tallyAdd, toCourseTally } from './course-report-items.ts'
-import type { Step } from '../core/transaction.ts'
+import { addSteps } from '../core/transaction.ts'
+import { dayTallyDeltas } from '../../domain/reports/period-days.ts'
+import { writesByCourse, type Projection } from './projection.ts'
 
-/** One ADD per day whose tally moves (none when nothing does). */
-export function courseDayTallySteps(
-  tenant: TenantContext,
-  courseId: string,
-  byDay: ReadonlyMap<string, CourseTally>,
-): Step<never>[] {
-  return [...byDay].flatMap(([day, delta]) => {
-    const add = tallyAdd(delta)
-    if (isEmptyUpdate({ add })) return []
-    const update = updateExpression({ add, set: { course_id: courseId, day, type: 'course_day_report' } })
-    return [{ item: { Update: { Key: keys.courseDayReport(tenant, courseId, day), ...update } } }]
-  })
+/** One ADD per course and day whose tally moves: new rows share their creation day, a reactivated row keeps its own. */
+export const courseDayTallyProjection: Projection = {
+  name: 'course day tallies',
+  movesFor: (tenant, change) => ({
+    steps: [...writesByCourse(change)].flatMap(([courseId, writes]) =>
+      [...dayTallyDeltas(writes)].flatMap(([day, delta]) =>
+        addSteps(keys.courseDayReport(tenant, courseId, day), tallyAdd(delta), {
+          course_id: courseId,
+          day,
+          type: 'course_day_report',
+        }),
+      ),
+    ),
+  }),
 }
 
 /** The course's day tallies from `first` to `last` (`yyyy-mm-dd`, both included). */

@@ -7,13 +7,20 @@
  * per half RCU; a BatchGetItem half an RCU per item).
  */
 import * as v from 'valibot'
-import { emptyTally, tallyFields, type CourseTally } from '../../domain/reports/course-performance.ts'
+import {
+  addTallies,
+  emptyTally,
+  tallyDelta,
+  tallyFields,
+  type CourseTally,
+} from '../../domain/reports/course-performance.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchGet, queryAll, type Item } from '../core/db.ts'
 import { decodeItem, withDefault } from '../core/decode.ts'
-import { cond, isEmptyUpdate, queryExpression, updateExpression } from '../core/expression.ts'
+import { cond, queryExpression, updateExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
-import type { Step } from '../core/transaction.ts'
+import { addSteps, type Step } from '../core/transaction.ts'
+import { writesByCourse, type Projection } from './projection.ts'
 
 const attributeOf: Record<keyof CourseTally, string> = {
   enrollments: 'enrollments',
@@ -46,10 +53,24 @@ export function tallyAdd(delta: CourseTally): Record<string, number> {
 
 /** The ADD of a tally's non-zero moves to its course's item, or no step when nothing moves. */
 export function courseTallySteps(tenant: TenantContext, courseId: string, delta: CourseTally): Step<never>[] {
-  const add = tallyAdd(delta)
-  if (isEmptyUpdate({ add })) return []
-  const update = updateExpression({ add, set: { course_id: courseId, type: 'course_report' } })
-  return [{ item: { Update: { Key: keys.courseReport(tenant, courseId), ...update } } }]
+  return addSteps(keys.courseReport(tenant, courseId), tallyAdd(delta), {
+    course_id: courseId,
+    type: 'course_report',
+  })
+}
+
+/** Each course's tally moves by what its enrollments' writes change. */
+export const courseTallyProjection: Projection = {
+  name: 'course tally',
+  movesFor: (tenant, change) => ({
+    steps: [...writesByCourse(change)].flatMap(([courseId, writes]) =>
+      courseTallySteps(
+        tenant,
+        courseId,
+        writes.reduce((t, w) => addTallies(t, tallyDelta(w.before, w.after)), emptyTally),
+      ),
+    ),
+  }),
 }
 
 export function toCourseTally(item: Item): { courseId: string; tally: CourseTally } {

@@ -10,34 +10,28 @@ import {
   hourDeltas,
   rangeParts,
   sumHours,
-  type HourDeltas,
   type RangeKind,
 } from '../../domain/reports/range-histograms.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { queryAll, type Item } from '../core/db.ts'
-import { cond, queryExpression, updateExpression } from '../core/expression.ts'
+import { cond, queryExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
-import type { Step } from '../core/transaction.ts'
+import { addSteps } from '../core/transaction.ts'
+import { enrollmentWrites, type Projection } from './projection.ts'
 
 export const rangeKinds: readonly RangeKind[] = ['enrolled', 'completed']
 
-/** One ADD per day item whose hours move (none when nothing does). */
-export function rangeHourSteps(tenant: TenantContext, kind: RangeKind, deltas: HourDeltas): Step<never>[] {
-  return [...deltas].map(([day, add]) => ({
-    item: {
-      Update: {
-        Key: keys.rangeHours(tenant, kind, day),
-        ...updateExpression({ add, set: { type: 'range_histogram', kind, day } }),
-      },
-    },
-  }))
+/** One ADD per kind and day whose hours move: a reactivated row leaves its old enrollment and completion days. */
+export const rangeHistogramProjection: Projection = {
+  name: 'hour histograms',
+  movesFor: (tenant, change) => ({
+    steps: rangeKinds.flatMap((kind) =>
+      [...hourDeltas(kind, enrollmentWrites(change))].flatMap(([day, add]) =>
+        addSteps(keys.rangeHours(tenant, kind, day), add, { type: 'range_histogram', kind, day }),
+      ),
+    ),
+  }),
 }
-
-/** Both histograms' steps for a set of writes. */
-export const rangeHistogramSteps = (
-  tenant: TenantContext,
-  writes: readonly { readonly before: Enrollment | undefined; readonly after: Enrollment }[],
-): Step<never>[] => rangeKinds.flatMap((kind) => rangeHourSteps(tenant, kind, hourDeltas(kind, writes)))
 
 /** Whether an item is one of these histograms' (the bench seeding writes them whole instead). */
 export const isRangeHoursKey = (sk: unknown): boolean => typeof sk === 'string' && sk.startsWith('RPTHOUR#')

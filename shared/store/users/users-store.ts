@@ -30,7 +30,7 @@ import { effectSteps } from '../outbox/outbox-items.ts'
 import { userReportKeys } from '../reports/report-indexes.ts'
 import { commit, type Step } from '../core/transaction.ts'
 import { userPositionAttributes } from './user-positions.ts'
-import { activityLatestSteps, userActivityChange } from '../reports/activity-latest-items.ts'
+import { readProjectionSteps } from '../reports/report-projections.ts'
 
 /** What the tenant-wide indexes mean for users: the three sort orders of the users list. */
 export const usersBy = { created: indexes.gsi1, lastName: indexes.gsi2, email: indexes.gsi3 } as const
@@ -234,12 +234,13 @@ export function saveUserSteps(
 
 /** @throws WriteRefused naming `stale`, `seat_cap` or `email_taken` */
 export async function saveUser(tenant: TenantContext, change: UserChange): Promise<void> {
-  const activity = await activityLatestSteps<UserRefusal>(
+  const { before, after } = change
+  const read = await readProjectionSteps<UserRefusal>(
     tenant,
-    userActivityChange(change.before, change.after),
+    { kind: 'user-changed', before, after },
     'stale',
   )
-  await commit([...saveUserSteps(tenant, change), ...activity])
+  await commit([...saveUserSteps(tenant, change), ...read])
 }
 
 /** Frees the old address for reuse and claims the new one, only if the old guard is this user's. */
