@@ -6,7 +6,11 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { gradeQuizAttempt, recordActivity } from '../../shared/services/enrollments/learner-service.ts'
-import { connect, testConnection } from '../../shared/services/deliveries/lrs-connection-service.ts'
+import {
+  connect,
+  disconnect,
+  testConnection,
+} from '../../shared/services/deliveries/lrs-connection-service.ts'
 import { listLog, retryAllFailed, retryStatement } from '../../shared/services/deliveries/xapi-service.ts'
 import type { StatementDelivery } from '../../shared/domain/xapi/delivery.ts'
 import { lms } from '../helpers/cli.ts'
@@ -360,7 +364,9 @@ describe('xAPI: statements', () => {
     // Act
     await recordActivity(s.t.tenant, s.enrollmentId, { moduleId: moduleAt(s, 0), kind: 'complete' })
     await lrs.waitFor(1)
-    await lms('lrs', 'disconnect', '--tenant', s.t.slug)
+    // Through the service the CLI calls (the CLI's own disconnect is tested above): a CLI process
+    // takes seconds to start on a busy machine, longer than the stack's 1 s retry delays.
+    await disconnect(s.t.tenant, 'test')
     const [row] = await logOf(s.t, (rows) => rows[0]?.status === 'failed')
     // Barrier: connected again to a store that now accepts, later activity (module 1 and the course)
     // is sent and arrives; an attempt of the stopped statement still on the wire lands before it.
