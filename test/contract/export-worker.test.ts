@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import { ListObjectsV2Command } from '@aws-sdk/client-s3'
-import type { SQSEvent } from 'aws-lambda'
 import { mockClient } from 'aws-sdk-client-mock'
 import { describe, expect, it, vi } from 'vitest'
 
@@ -29,25 +28,11 @@ import { lms } from '../helpers/cli.ts'
 import { parseCsv } from '../helpers/file-readers.ts'
 import { course, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
+import { sqsEvent, sqsRecord } from '../helpers/sqs-event.ts'
 import { until } from '../helpers/until.ts'
 
-function delivery(t: TestTenant, jobId: string): SQSEvent {
-  return {
-    Records: [
-      {
-        messageId: randomUUID(),
-        receiptHandle: 'r',
-        body: JSON.stringify({ tenant_id: t.tenant.id, job_id: jobId }),
-        attributes: { ApproximateReceiveCount: '1' },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-exports',
-        awsRegion: 'us-east-1',
-      },
-    ],
-  } as unknown as SQSEvent
-}
+const delivery = (t: TestTenant, jobId: string) =>
+  sqsEvent(sqsRecord(JSON.stringify({ tenant_id: t.tenant.id, job_id: jobId }), { queue: 'lms-exports' }))
 
 async function queuedJob(t: TestTenant, over: Partial<ExportJob> = {}): Promise<string> {
   const id = randomUUID()

@@ -4,7 +4,6 @@
  * `lms mail list` reads (in AWS they go through Amazon SES instead).
  */
 import { randomBytes, randomInt } from 'node:crypto'
-import type { SQSEvent } from 'aws-lambda'
 import { describe, expect, it } from 'vitest'
 import { handler as notificationWorker } from '../../functions/workers/notification-delivery/handler.ts'
 import { updateTenant } from '../../shared/services/tenants/tenants-service.ts'
@@ -12,6 +11,7 @@ import { listOutboxNotifications } from '../../shared/store/outbox/outbox-store.
 import { lms } from '../helpers/cli.ts'
 import { call } from '../helpers/http.ts'
 import { course, enroll, user } from '../helpers/learning.ts'
+import { sqsEvent, sqsRecord } from '../helpers/sqs-event.ts'
 import { newTenant } from '../helpers/tenants.ts'
 import { until } from '../helpers/until.ts'
 
@@ -32,28 +32,6 @@ async function mailList(...filters: string[]): Promise<ListedMail[]> {
 }
 
 /** Waits until the filtered list holds at least `count` mails. */
-/** The message as SQS hands it out again: `receiveCount` says how many times it was received. */
-const redelivered = (body: string, receiveCount: number): SQSEvent => ({
-  Records: [
-    {
-      messageId: `again-${receiveCount}`,
-      receiptHandle: `again-${receiveCount}`,
-      body,
-      attributes: {
-        ApproximateReceiveCount: String(receiveCount),
-        SentTimestamp: '0',
-        SenderId: 'test',
-        ApproximateFirstReceiveTimestamp: '0',
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-notifications',
-      awsRegion: 'us-east-1',
-    },
-  ],
-})
-
 const mailsFor = (count: number, ...filters: string[]) =>
   until(
     () => mailList(...filters),
@@ -171,8 +149,8 @@ describe('Notifications: e-mail through the worker and the local sink', () => {
     // the test knows when it is done: the shared queue is never empty while other tests run.
     const body = JSON.stringify({ tenantId: t.tenant.id, notification })
     const outcomes = [
-      await notificationWorker(redelivered(body, 2)),
-      await notificationWorker(redelivered(body, 3)),
+      await notificationWorker(sqsEvent(sqsRecord(body, { receiveCount: 2, queue: 'lms-notifications' }))),
+      await notificationWorker(sqsEvent(sqsRecord(body, { receiveCount: 3, queue: 'lms-notifications' }))),
     ]
 
     // Assess: both copies handled (none comes back), still one mail

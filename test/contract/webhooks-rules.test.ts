@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import type { SQSEvent } from 'aws-lambda'
 import { handler as webhookWorker } from '../../functions/workers/webhook-delivery/handler.ts'
 import { config } from '../../shared/config.ts'
 import { retryDelay } from '../../shared/domain/webhooks/webhook.ts'
@@ -19,6 +18,7 @@ import { appendEvent } from '../../shared/store/outbox/outbox-store.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { until } from '../helpers/until.ts'
 import { newTenant } from '../helpers/tenants.ts'
+import { sqsEvent, sqsRecord } from '../helpers/sqs-event.ts'
 
 describe('Webhooks: endpoints and secrets', () => {
   it('stores the secret sealed, and a re-created endpoint gets a new secret', async () => {
@@ -142,31 +142,13 @@ describe('Webhooks: at-least-once relay and worker', () => {
   })
 
   it('reports a message it cannot process as a batch item failure, and only that one', async () => {
-    const record = (messageId: string, body: string) => ({
-      messageId,
-      receiptHandle: messageId,
-      body,
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: '0',
-        SenderId: 'x',
-        ApproximateFirstReceiveTimestamp: '0',
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-webhooks',
-      awsRegion: 'us-east-1',
-    })
-    const event: SQSEvent = {
-      Records: [
-        record(
-          'good',
-          JSON.stringify({ tenantId: '00000000-0000-4000-8000-000000000000', deliveryId: 'x', attempt: 1 }),
-        ),
-        record('bad', '{not json'),
-      ],
-    }
+    const event = sqsEvent(
+      sqsRecord(
+        JSON.stringify({ tenantId: '00000000-0000-4000-8000-000000000000', deliveryId: 'x', attempt: 1 }),
+        { messageId: 'good', queue: 'lms-webhooks' },
+      ),
+      sqsRecord('{not json', { messageId: 'bad', queue: 'lms-webhooks' }),
+    )
     expect(await webhookWorker(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad' }] })
   })
 

@@ -5,7 +5,6 @@
  * a name or a body.
  */
 import { randomUUID } from 'node:crypto'
-import type { SQSEvent } from 'aws-lambda'
 import { MessageRejected, SendEmailCommand, TooManyRequestsException } from '@aws-sdk/client-sesv2'
 import { mockClient } from 'aws-sdk-client-mock'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
@@ -18,6 +17,7 @@ import type { NotificationMessage } from '../../shared/services/deliveries/mail-
 import { listSinkMail, markerParams } from '../../shared/store/deliveries/mail-store.ts'
 import { getItem } from '../../shared/store/core/db.ts'
 import { user } from '../helpers/learning.ts'
+import { sqsEvent, sqsRecord } from '../helpers/sqs-event.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
 vi.mock('../../shared/config.ts', async (importOriginal) => {
@@ -64,24 +64,13 @@ const confirmation = (tenantId: string, userId: string): NotificationMessage => 
   ) as Notification,
 })
 
-const sqsEvent = (msg: NotificationMessage, copies: number): SQSEvent => ({
-  Records: Array.from({ length: copies }, (_, i) => ({
-    messageId: `m${i}`,
-    receiptHandle: `r${i}`,
-    body: JSON.stringify(msg),
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '0',
-      SenderId: 'test',
-      ApproximateFirstReceiveTimestamp: '0',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-notifications',
-    awsRegion: 'us-east-1',
-  })),
-})
+/** `copies` copies of one message in one batch, as SQS may hand a message out more than once. */
+const copiesOf = (msg: NotificationMessage, copies: number) =>
+  sqsEvent(
+    ...Array.from({ length: copies }, (_, i) =>
+      sqsRecord(JSON.stringify(msg), { messageId: `m${i}`, queue: 'lms-notifications' }),
+    ),
+  )
 
 describe('Worker: notification delivery (in-process)', () => {
   it('retries a send SES throttled: the message comes back and the mail goes out once', async () => {
@@ -138,8 +127,8 @@ describe('Worker: notification delivery (in-process)', () => {
     const msg = confirmation(t.tenant.id, learner.id)
 
     // Act: five copies in one batch, then one more copy later
-    const batch = await notificationWorker(sqsEvent(msg, 5))
-    const again = await notificationWorker(sqsEvent(msg, 1))
+    const batch = await notificationWorker(copiesOf(msg, 5))
+    const again = await notificationWorker(copiesOf(msg, 1))
 
     // Assess: copies that found the claim held come back (reported), none sends a second mail
     expect(batch.batchItemFailures.length).toBeLessThan(5)

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import type { SQSEvent, SQSRecord } from 'aws-lambda'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { handler as webhookWorker } from '../../functions/workers/webhook-delivery/handler.ts'
 import { handler as xapiWorker } from '../../functions/workers/xapi-delivery/handler.ts'
@@ -15,6 +14,7 @@ import { doc, tableName } from '../../local/sdk-clients.ts'
 import { keys, type Key } from '../../shared/store/core/keys.ts'
 import { deliveries } from '../../shared/store/deliveries/webhooks-store.ts'
 import { getStatement, insertStatement } from '../../shared/store/deliveries/xapi-store.ts'
+import { sqsEvent, sqsRecord } from '../helpers/sqs-event.ts'
 import { newTenant } from '../helpers/tenants.ts'
 
 // The test stack runs silent; these tests read the lines a deployed worker writes.
@@ -40,25 +40,8 @@ function errorLines(): Record<string, unknown>[] {
     .filter((line) => line.level === 'error')
 }
 
-function sqsEvent(body: string, messageId: string = randomUUID()): SQSEvent {
-  const record: SQSRecord = {
-    messageId,
-    receiptHandle: messageId,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '0',
-      SenderId: 'x',
-      ApproximateFirstReceiveTimestamp: '0',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-webhooks',
-    awsRegion: 'us-east-1',
-  }
-  return { Records: [record] }
-}
+const message = (body: string, messageId?: string) =>
+  sqsEvent(sqsRecord(body, { ...(messageId ? { messageId } : {}), queue: 'lms-webhooks' }))
 
 /** Fault injection: overwrites a stored sealed secret with a value no key opens. */
 async function corruptSealedSecret(key: Key): Promise<void> {
@@ -102,7 +85,7 @@ describe('Workers: the log line of an attempt that threw', () => {
 
     // Act
     const result = await webhookWorker(
-      sqsEvent(JSON.stringify({ tenantId: t.tenant.id, deliveryId: id, attempt: 5 })),
+      message(JSON.stringify({ tenantId: t.tenant.id, deliveryId: id, attempt: 5 })),
     )
 
     // Assess: handled (not left to SQS), recorded, logged by name and message
@@ -161,7 +144,7 @@ describe('Workers: the log line of an attempt that threw', () => {
 
     // Act
     const result = await xapiWorker(
-      sqsEvent(JSON.stringify({ tenantId: t.tenant.id, statementId: id, attempt: 5 })),
+      message(JSON.stringify({ tenantId: t.tenant.id, statementId: id, attempt: 5 })),
     )
 
     // Assess
@@ -191,7 +174,7 @@ describe('Workers: the log line of an attempt that threw', () => {
     ['statement', xapiWorker],
   ])('names a %s message it cannot read by the error and its message, never its body', async (_, worker) => {
     // Act
-    const result = await worker(sqsEvent(`{"email":"${PERSONAL}"`, 'unreadable'))
+    const result = await worker(message(`{"email":"${PERSONAL}"`, 'unreadable'))
 
     // Assess: left to SQS (and its DLQ), logged without the body
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'unreadable' }] })

@@ -1,8 +1,8 @@
-import type { SQSEvent, SQSRecord } from 'aws-lambda'
 import { RequestThrottled, SendMessageCommand } from '@aws-sdk/client-sqs'
 import { mockClient } from 'aws-sdk-client-mock'
 import * as v from 'valibot'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { sqsEvent, sqsRecord } from '../../helpers/sqs-event.ts'
 import { MalformedMessage, queueWorker, readMessage } from '../../../shared/queue/worker.ts'
 import { sqs } from '../../../shared/aws/sqs.ts'
 import { sendMessage } from '../../../shared/queue/sqs.ts'
@@ -22,26 +22,8 @@ const Message = v.object({
 
 const PERSONAL = 'ada.private@example.com'
 
-function record(messageId: string, body: string): SQSRecord {
-  return {
-    messageId,
-    receiptHandle: messageId,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '2',
-      SentTimestamp: '0',
-      SenderId: 'x',
-      ApproximateFirstReceiveTimestamp: '0',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:lms-test',
-    awsRegion: 'us-east-1',
-  }
-}
-
-const batch = (...records: SQSRecord[]): SQSEvent => ({ Records: records })
+const record = (messageId: string, body: string) => sqsRecord(body, { messageId, receiveCount: 2 })
+const batch = sqsEvent
 
 let stdout: MockInstance<typeof process.stdout.write>
 beforeEach(() => {
