@@ -105,10 +105,7 @@ export const CreateCourseInput = v.object({
 export type CreateCourseInput = v.InferOutput<typeof CreateCourseInput>
 
 export const UpdateCourseInput = v.object({
-  title: v.optional(Title),
-  description: v.optional(Description),
-  short_description: v.optional(ShortDescription),
-  estimated_minutes: v.optional(Minutes),
+  ...v.partial(CreateCourseInput).entries,
   status: v.optional(v.picklist(courseStatuses, 'must be draft, published or archived')),
 })
 export type UpdateCourseInput = v.InferOutput<typeof UpdateCourseInput>

@@ -57,10 +57,8 @@ export const CreateJobRoleInput = v.object({
 export type CreateJobRoleInput = v.InferOutput<typeof CreateJobRoleInput>
 
 export const UpdateJobRoleInput = v.object({
-  name: v.optional(Name),
-  description: v.optional(Description),
+  ...v.partial(CreateJobRoleInput).entries,
   is_active: v.optional(v.boolean('must be a boolean')),
-  required_skills: v.optional(RequiredSkills),
 })
 export type UpdateJobRoleInput = v.InferOutput<typeof UpdateJobRoleInput>
 

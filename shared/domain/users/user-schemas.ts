@@ -63,13 +63,9 @@ export const CreateUserInput = v.object({
 })
 export type CreateUserInput = v.InferOutput<typeof CreateUserInput>
 
+/** What a PATCH may change: the create fields but the e-mail, type and groups; custom fields may be cleared. */
 export const UpdateUserInput = v.object({
-  first_name: v.optional(Name),
-  last_name: v.optional(Name),
-  role: v.optional(RoleInput),
-  is_active: v.optional(v.boolean()),
-  external_id: v.optional(ExternalId),
+  ...v.partial(v.omit(CreateUserInput, ['email', 'user_type', 'group_ids'])).entries,
   custom_fields: v.optional(v.nullable(CustomFields)),
-  locale: v.optional(LocaleInput),
 })
 export type UpdateUserInput = v.InferOutput<typeof UpdateUserInput>
