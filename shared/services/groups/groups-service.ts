@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../../domain/errors.ts'
 import { isValidRule, matchesRule, type DynamicRule, type Group } from '../../domain/groups/group.ts'
 import type { CreateGroupInput, UpdateGroupInput } from '../../domain/groups/group.ts'
+import { byKey, byName, orderedBy, pageOf } from '../../domain/lists.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import type { User } from '../../domain/users/user.ts'
 import {
@@ -47,16 +48,11 @@ export async function listGroups(
   q: GroupListQuery,
 ): Promise<{ items: Group[]; total: number }> {
   const needle = q.search?.toLowerCase()
-  const dir = q.order === 'asc' ? 1 : -1
-  const key = (g: Group) =>
-    q.sortBy === 'name' ? `${g.name.toLowerCase()}#${g.id}` : `${g.createdAt}#${g.id}`
   const all = (await listStoredGroups(tenant))
     .filter((g) => !needle || g.name.toLowerCase().includes(needle))
-    .sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : 0))
-  const page = await Promise.all(
-    all.slice(q.offset, q.offset + q.limit).map((g) => withDynamicCount(tenant, g)),
-  )
-  return { items: page, total: all.length }
+    .sort(q.sortBy === 'name' ? orderedBy(byName, q.order) : byKey((g) => `${g.createdAt}#${g.id}`, q.order))
+  const page = pageOf(all, q)
+  return { ...page, items: await Promise.all(page.items.map((g) => withDynamicCount(tenant, g))) }
 }
 
 const nameTaken = () => new ConflictError('group.name_taken', 'A group with this name already exists')
@@ -243,8 +239,8 @@ export async function listMembers(
         `${m.user.firstName} ${m.user.lastName}`.toLowerCase().includes(needle) ||
         m.user.email.toLowerCase().includes(needle),
     )
-    .sort((a, b) => (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : a.user.id < b.user.id ? -1 : 1))
-  return { items: matching.slice(q.offset, q.offset + q.limit), total: matching.length }
+    .sort(byKey((m) => `${m.addedAt}#${m.user.id}`))
+  return pageOf(matching, q)
 }
 
 /** The user ids of a group's members (a dynamic group's from its rule); undefined for no group. */

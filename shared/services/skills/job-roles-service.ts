@@ -15,6 +15,7 @@ import {
   type UpdateJobRoleInput,
 } from '../../domain/skills/job-role.ts'
 import type { Skill } from '../../domain/skills/skill.ts'
+import { byName, pageOf } from '../../domain/lists.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import {
   changeHolding,
@@ -70,14 +71,8 @@ export async function listJobRoles(
   const all = (await listStoredRoles(tenant))
     .filter((r) => q.includeInactive || r.isActive)
     .filter((r) => !needle || r.name.toLowerCase().includes(needle))
-    .sort((a, b) => byName(a, b))
-  return { items: all.slice(q.offset, q.offset + q.limit), total: all.length }
-}
-
-function byName(a: { name: string; id: string }, b: { name: string; id: string }): number {
-  const x = a.name.toLowerCase()
-  const y = b.name.toLowerCase()
-  return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+    .sort(byName)
+  return pageOf(all, q)
 }
 
 /** Every listed skill must exist and be active. */
