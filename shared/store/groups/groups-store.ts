@@ -19,6 +19,7 @@ import {
 import { keys } from '../core/keys.ts'
 import { WriteRefused } from '../core/store-errors.ts'
 import { commit, type Step } from '../core/transaction.ts'
+import { uniqueNames } from '../core/unique-names.ts'
 
 /**
  * What a refused group write means: `name_taken` (another live group has the name, ignoring
@@ -78,26 +79,12 @@ export async function listGroups(tenant: TenantContext): Promise<Group[]> {
   return live(await queryAll(listGroupsParams(tenant)))
 }
 
-/** Names are unique among live groups ignoring case: a guard item keyed by the lower-cased name. */
-const nameGuardKey = (tenant: TenantContext, name: string) => keys.groupName(tenant, name.toLowerCase())
-
-const nameGuardStep = (tenant: TenantContext, name: string, groupId: string): Step<GroupRefusal> => ({
-  item: {
-    Put: {
-      Item: { ...nameGuardKey(tenant, name), type: 'group_name_guard', group_id: groupId },
-      ...conditionExpression(cond.notExists()),
-    },
-  },
-  refusal: 'name_taken',
-})
-
-const freeNameStep = (tenant: TenantContext, name: string): Step<GroupRefusal> => ({
-  item: { Delete: { Key: nameGuardKey(tenant, name) } },
-})
+/** Names are unique among live groups ignoring case. */
+const groupNames = uniqueNames(keys.groupName, 'group_name_guard', 'group_id')
 
 export function insertGroupSteps(tenant: TenantContext, group: Group): Step<GroupRefusal>[] {
   return [
-    nameGuardStep(tenant, group.name, group.id),
+    groupNames.claim(tenant, group.name, group.id),
     {
       item: {
         Put: {
@@ -127,11 +114,10 @@ export function saveGroupSteps(
   change: { readonly before: Group; readonly after: Group },
 ): Step<GroupRefusal>[] {
   const { before, after } = change
-  const renamed = after.name.toLowerCase() !== before.name.toLowerCase()
   const edited = groupEntity.changeOf(before, after, ['name', 'description'])
   const set = { ...edited.set, updated_at: after.updatedAt }
   return [
-    ...(renamed ? [nameGuardStep(tenant, after.name, after.id), freeNameStep(tenant, before.name)] : []),
+    ...groupNames.rename(tenant, before.name, after.name, after.id),
     {
       item: {
         Update: {
@@ -167,7 +153,7 @@ export function deleteGroupSteps(tenant: TenantContext, group: Group, now: strin
       },
       refusal: 'not_found',
     },
-    freeNameStep(tenant, group.name),
+    groupNames.free(tenant, group.name),
   ]
 }
 

@@ -18,6 +18,7 @@ import { indexes, keys } from '../core/keys.ts'
 import { effectSteps } from '../outbox/outbox-items.ts'
 import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
 import { commit, type Step } from '../core/transaction.ts'
+import { uniqueNames } from '../core/unique-names.ts'
 import { seedSummaryRoles, summaryRoleStep } from './skill-summaries.ts'
 
 /**
@@ -88,23 +89,12 @@ export async function listJobRoles(tenant: TenantContext): Promise<JobRole[]> {
   return (await queryAll(listJobRolesParams(tenant))).map(toRole)
 }
 
-const nameGuardStep = (tenant: TenantContext, name: string, roleId: string): Step<JobRoleRefusal> => ({
-  item: {
-    Put: {
-      Item: {
-        ...keys.jobRoleName(tenant, name.toLowerCase()),
-        type: 'job_role_name_guard',
-        job_role_id: roleId,
-      },
-      ...conditionExpression(cond.notExists()),
-    },
-  },
-  refusal: 'name_taken',
-})
+/** Names are unique ignoring case. */
+const roleNames = uniqueNames(keys.jobRoleName, 'job_role_name_guard', 'job_role_id')
 
 export function insertJobRoleSteps(tenant: TenantContext, role: JobRole): Step<JobRoleRefusal>[] {
   return [
-    nameGuardStep(tenant, role.name, role.id),
+    roleNames.claim(tenant, role.name, role.id),
     {
       item: {
         Put: {
@@ -133,15 +123,9 @@ export function saveJobRoleSteps(
   change: { readonly before: JobRole; readonly after: JobRole },
 ): Step<JobRoleRefusal>[] {
   const { before, after } = change
-  const renamed = after.name.toLowerCase() !== before.name.toLowerCase()
   const edited = roleEntity.changeOf(before, after, ['name', 'description', 'isActive', 'requirements'])
   return [
-    ...(renamed
-      ? [
-          nameGuardStep(tenant, after.name, after.id),
-          { item: { Delete: { Key: keys.jobRoleName(tenant, before.name.toLowerCase()) } } },
-        ]
-      : []),
+    ...roleNames.rename(tenant, before.name, after.name, after.id),
     {
       item: {
         Update: {
