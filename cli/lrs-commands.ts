@@ -1,10 +1,7 @@
 /** `lms lrs ...`: the record-store connection, its test, the delivery log and retries. */
-import { isIdentityMode, identityModes, type LrsConnection } from '../shared/domain/xapi/connection.ts'
-import {
-  isStatementStatus,
-  statementStatuses,
-  type StatementDelivery,
-} from '../shared/domain/xapi/delivery.ts'
+import { isOneOf } from '../shared/domain/validation.ts'
+import { identityModes, type LrsConnection } from '../shared/domain/xapi/connection.ts'
+import { statementStatuses, type StatementDelivery } from '../shared/domain/xapi/delivery.ts'
 import * as lrs from '../shared/services/deliveries/lrs-connection-service.ts'
 import * as xapi from '../shared/services/deliveries/xapi-service.ts'
 import { required, UsageError } from './args.ts'
@@ -54,7 +51,7 @@ export const lrsCommands: Record<string, Command> = {
     'connect a learning record store',
     async (f) => {
       const mode = f.get('identity-mode')
-      if (mode !== undefined && !isIdentityMode(mode)) {
+      if (mode !== undefined && !isOneOf(identityModes, mode)) {
         throw new UsageError(`--identity-mode takes ${identityModes.join(' or ')}`)
       }
       const connection = await lrs.connect(
@@ -84,7 +81,7 @@ export const lrsCommands: Record<string, Command> = {
     'the statement delivery log',
     async (f) => {
       const status = f.get('status')
-      if (status !== undefined && !isStatementStatus(status)) {
+      if (status !== undefined && !isOneOf(statementStatuses, status)) {
         throw new UsageError(`--status takes ${statementStatuses.join(', ')}`)
       }
       return { data: (await xapi.listLog(await tenantOf(f), status)).map(statementView) }

@@ -2,6 +2,11 @@
 import * as v from 'valibot'
 import { ValidationError } from './errors.ts'
 
+/** Whether `value` is one of `list`'s words (an enumeration declared `as const`). */
+export function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
+  return (list as readonly string[]).includes(value)
+}
+
 function fieldOf(issue: v.BaseIssue<unknown>, prefix: string): string {
   const path = (issue.path ?? [])
     .map((p) => (typeof p.key === 'number' ? `[${p.key}]` : String(p.key)))

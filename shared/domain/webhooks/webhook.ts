@@ -2,6 +2,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto'
 import * as v from 'valibot'
 import type { EventType } from '../../domain/events.ts'
+import { isOneOf } from '../validation.ts'
 
 export const eventCatalog: readonly EventType[] = [
   'enrollment.created',
@@ -17,9 +18,7 @@ export const eventCatalog: readonly EventType[] = [
   'skill.attained',
 ]
 
-export function isEventType(value: string): value is EventType {
-  return (eventCatalog as readonly string[]).includes(value)
-}
+export const isEventType = (value: string): value is EventType => isOneOf(eventCatalog, value)
 
 export interface WebhookEndpoint {
   readonly id: string

@@ -4,10 +4,6 @@ import { ValidationError } from '../errors.ts'
 export const identityModes = ['anonymous', 'email'] as const
 export type IdentityMode = (typeof identityModes)[number]
 
-export function isIdentityMode(value: string): value is IdentityMode {
-  return (identityModes as readonly string[]).includes(value)
-}
-
 export interface LrsConnection {
   /**
    * Changes on every connect after a disconnect, so statements fanned out for an earlier

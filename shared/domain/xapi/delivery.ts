@@ -4,10 +4,6 @@ import type { OutboundResult } from '../../net/outbound-http.ts'
 export const statementStatuses = ['pending', 'delivered', 'failed'] as const
 export type StatementStatus = (typeof statementStatuses)[number]
 
-export function isStatementStatus(value: string): value is StatementStatus {
-  return (statementStatuses as readonly string[]).includes(value)
-}
-
 export interface StatementDelivery {
   /** The statement id: fixed per source event, the same on every attempt and every retry. */
   readonly id: string
