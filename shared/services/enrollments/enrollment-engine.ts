@@ -86,12 +86,19 @@ interface Planned {
   readonly replaces: Replaced | undefined
 }
 
+/** One course's rows being written: by which channel, when, and where each row's outcome goes. */
+interface CourseWrite {
+  readonly tenant: TenantContext
+  readonly course: Course
+  readonly channel: EnrollmentChannel
+  readonly at: string
+  readonly results: RowResult[]
+}
+
 function newRow(
+  { course, channel, at }: CourseWrite,
   p: Planned,
-  course: Course,
   status: Enrollment['status'],
-  channel: EnrollmentChannel,
-  at: string,
 ): NewEnrollment {
   const id = p.replaces?.enrollment.id ?? randomUUID()
   const enrollment: Enrollment = {
@@ -146,15 +153,8 @@ function rowRefusal(refused: WriteRefused<GroupRefusal>, row: number): RowRefusa
 }
 
 /** Rows that need a seat: one transaction each, in order, so the seat count decides each one. */
-async function enrollSeated(
-  tenant: TenantContext,
-  course: Course,
-  planned: readonly Planned[],
-  channel: EnrollmentChannel,
-  at: string,
-  results: RowResult[],
-): Promise<void> {
-  for (const p of planned) results[p.index] = await enrollSeatedRow(tenant, course, p, channel, at)
+async function enrollSeated(w: CourseWrite, planned: readonly Planned[]): Promise<void> {
+  for (const p of planned) w.results[p.index] = await enrollSeatedRow(w, p)
 }
 
 const courseRefused = (err: unknown): boolean => err instanceof WriteRefused && err.has('course')
@@ -164,13 +164,8 @@ const courseRefused = (err: unknown): boolean => err instanceof WriteRefused && 
  * read again to see why: unpublished meanwhile (not_published); else its seats were taken, so the
  * row is waitlisted where the course keeps a waitlist and refused as course_full otherwise.
  */
-function enrollSeatedRow(
-  tenant: TenantContext,
-  course: Course,
-  p: Planned,
-  channel: EnrollmentChannel,
-  at: string,
-): Promise<RowResult> {
+function enrollSeatedRow(w: CourseWrite, p: Planned): Promise<RowResult> {
+  const { tenant, course } = w
   return retryOnConflict(
     async (attempt): Promise<RowResult> => {
       let status: Enrollment['status'] = 'active'
@@ -180,7 +175,7 @@ function enrollSeatedRow(
         if (attempt > 1 || !p.waitlistIfFull) return { error: 'course_full' }
         status = 'waitlisted'
       }
-      const row = newRow(p, course, status, channel, at)
+      const row = newRow(w, p, status)
       try {
         await insertEnrollments(tenant, course.id, [row], { seatLimit: course.settings.seatLimit })
         return { ok: row.enrollment }
@@ -196,18 +191,12 @@ function enrollSeatedRow(
 }
 
 /** Rows that need no seat: grouped in transactions; a failing row is dropped and the rest retried. */
-async function enrollGrouped(
-  tenant: TenantContext,
-  course: Course,
-  planned: readonly Planned[],
-  channel: EnrollmentChannel,
-  at: string,
-  results: RowResult[],
-): Promise<void> {
+async function enrollGrouped(w: CourseWrite, planned: readonly Planned[]): Promise<void> {
+  const { tenant, course, results } = w
   for (const initial of transactionGroups(planned, rowItems)) {
     let group = initial
     while (group.length > 0) {
-      const rows = group.map((p) => newRow(p, course, p.status, channel, at))
+      const rows = group.map((p) => newRow(w, p, p.status))
       try {
         await insertEnrollments(tenant, course.id, rows, { seatLimit: course.settings.seatLimit })
         group.forEach((p, k) => (results[p.index] = { ok: rows[k]?.enrollment as Enrollment }))
@@ -299,22 +288,14 @@ export async function enroll(
     byCourse.set(row.courseId, [...(byCourse.get(row.courseId) ?? []), planned])
   })
   await mapLimit([...byCourse.entries()], COURSES_IN_PARALLEL, async ([courseId, planned]) => {
-    const course = courseById.get(courseId) as Course
+    const w: CourseWrite = { tenant, course: courseById.get(courseId) as Course, channel, at, results }
     await enrollSeated(
-      tenant,
-      course,
+      w,
       planned.filter((p) => p.needsSeat),
-      channel,
-      at,
-      results,
     )
     await enrollGrouped(
-      tenant,
-      course,
+      w,
       planned.filter((p) => !p.needsSeat),
-      channel,
-      at,
-      results,
     )
   })
   return results

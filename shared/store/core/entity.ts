@@ -88,6 +88,41 @@ export function listField<F extends Fields>(attribute: string, fields: F): Field
   return { attribute, schema: read, write: (list) => list.map((value) => encodeFields(fields, value)) }
 }
 
+/** A list of maps of their own fields, not stored while empty (read back as empty). */
+export function sparseListField<F extends Fields>(
+  attribute: string,
+  fields: F,
+): Field<readonly ValueOf<F>[]> {
+  const list = listField(attribute, fields)
+  return { ...list, write: (value) => (value.length === 0 ? undefined : list.write(value)) }
+}
+
+/** A map attribute keyed by ids, each a map of its own fields; not stored while empty, read back as `{}`. */
+export function recordField<F extends Fields>(
+  attribute: string,
+  fields: F,
+): Field<Readonly<Record<string, ValueOf<F>>>> {
+  const read = v.optional(v.record(v.string(), objectOf(fields)), {}) as unknown as v.GenericSchema<
+    unknown,
+    Record<string, ValueOf<F>>
+  >
+  const write = (record: Readonly<Record<string, ValueOf<F>>>) => {
+    const entries = Object.entries(record)
+    if (entries.length === 0) return undefined
+    return Object.fromEntries(entries.map(([id, value]) => [id, encodeFields(fields, value)]))
+  }
+  return { attribute, schema: read, write }
+}
+
+/**
+ * Reads only `fields` of an item (a projected index entry, or one of several values one item
+ * holds), failing as `decode` does, as a malformed `type` item.
+ */
+export function decoderOf<F extends Fields>(type: string, fields: F): (item: Item) => ValueOf<F> {
+  const schema = objectOf(fields)
+  return (item) => decodeItem(type, schema, item)
+}
+
 /** The item's attributes as an object schema whose output carries the fields' names. */
 function objectOf<F extends Fields>(fields: F): v.GenericSchema<unknown, ValueOf<F>> {
   const entries = Object.entries(fields)

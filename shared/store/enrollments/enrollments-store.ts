@@ -9,7 +9,14 @@ import { issuedCertificate, type Certificate } from '../../domain/enrollments/pr
 import type { Effects } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchGet, getItem, type TransactItem } from '../core/db.ts'
-import { enrollmentItem, pairIndexKeys, toEnrollment, toPair, type PairState } from './enrollment-items.ts'
+import {
+  enrollmentItem,
+  pairIndexKeys,
+  pairItem,
+  toEnrollment,
+  toPair,
+  type PairState,
+} from './enrollment-items.ts'
 import {
   cond,
   conditionExpression,
@@ -104,16 +111,7 @@ export interface GroupGuards {
 
 /** The pair guard: absent for a first enrollment; for a reactivation, exactly as the decision read it. */
 function pairStep(tenant: TenantContext, row: NewEnrollment, index: number): Step<GroupRefusal> {
-  const e = row.enrollment
-  const Item = {
-    ...keys.enrollmentPair(tenant, e.userId, e.courseId),
-    type: 'enrollment_pair',
-    user_id: e.userId,
-    course_id: e.courseId,
-    enrollment_id: e.id,
-    status: e.status,
-    ...pairIndexKeys(tenant, e, e.enrolledAt).set,
-  }
+  const Item = pairItem(tenant, row.enrollment, row.enrollment.enrolledAt)
   const read = row.replaces?.pair
   const condition = read
     ? cond.and(cond.eq('enrollment_id', read.enrollmentId), cond.eq('status', read.status))

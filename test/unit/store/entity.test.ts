@@ -6,13 +6,16 @@ import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { withDefault } from '../../../shared/store/core/decode.ts'
 import {
+  decoderOf,
   defineEntity,
   field,
   listField,
   mapField,
   optionalField,
   optionalMapField,
+  recordField,
   sparseField,
+  sparseListField,
 } from '../../../shared/store/core/entity.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 
@@ -102,6 +105,36 @@ describe('defineEntity', () => {
     expect(rungs.encode(ladder)).toEqual({ id: 'l1', rungs: [{ step_id: 's1' }, { step_id: 's2' }] })
     expect(rungs.decode(rungs.item(null, ladder))).toEqual(ladder)
     expect(rungs.decode({ pk: 'L', sk: 'l1', id: 'l1' })).toEqual({ id: 'l1', rungs: [] })
+  })
+
+  it('leaves out an empty list or map of ids, writes a full one, and reads both back', () => {
+    const board = defineEntity(
+      'board',
+      {
+        id: field('id', v.string()),
+        pins: sparseListField('pins', { at: field('pinned_at', v.string()) }),
+        cells: recordField('cells', { mark: optionalField('mark', v.string()) }),
+      },
+      { key: (_: null, b) => ({ pk: 'B', sk: b.id }) },
+    )
+    const empty = { id: 'b1', pins: [], cells: {} }
+    const full = { id: 'b1', pins: [{ at: 't' }], cells: { c1: { mark: 'x' }, c2: { mark: null } } }
+
+    expect(board.encode(empty)).toEqual({ id: 'b1' })
+    expect(board.decode(board.item(null, empty))).toEqual(empty)
+    expect(board.encode(full)).toEqual({
+      id: 'b1',
+      pins: [{ pinned_at: 't' }],
+      cells: { c1: { mark: 'x' }, c2: {} },
+    })
+    expect(board.decode(board.item(null, full))).toEqual(full)
+  })
+
+  it('reads only some fields of an item, failing as the entity does', () => {
+    const points = decoderOf('badge', { points: badge.fields.points })
+
+    expect(points(badge.item('t1', full))).toEqual({ points: 5 })
+    expect(() => points({ pk: 'T#t1', sk: 'BADGE#b1', points: 'x' })).toThrow(MalformedItem)
   })
 
   it('refuses a malformed item naming the entity, the key and the attribute, never the value', () => {
