@@ -12,6 +12,7 @@ import {
   mapField,
   optionalField,
   optionalMapField,
+  readOnlyField,
   sparseField,
 } from '../../../shared/store/core/entity.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
@@ -102,6 +103,31 @@ describe('defineEntity', () => {
     expect(rungs.encode(ladder)).toEqual({ id: 'l1', rungs: [{ step_id: 's1' }, { step_id: 's2' }] })
     expect(rungs.decode(rungs.item(null, ladder))).toEqual(ladder)
     expect(rungs.decode({ pk: 'L', sk: 'l1', id: 'l1' })).toEqual({ id: 'l1', rungs: [] })
+  })
+
+  it('leaves out an empty map, and never writes an attribute another writer keeps', () => {
+    const card = defineEntity(
+      'card',
+      {
+        id: field('id', v.string()),
+        extras: sparseField('extras', v.record(v.string(), v.unknown()), {}),
+        holders: readOnlyField('holders', withDefault(v.array(v.string()), [])),
+      },
+      { key: (_: null, c) => ({ pk: 'C', sk: c.id }) },
+    )
+    const held = { id: 'c1', extras: {}, holders: ['u1'] }
+
+    expect(card.encode(held)).toEqual({ id: 'c1' })
+    expect(card.changeOf(held, { ...held, extras: { a: 1 }, holders: [] })).toEqual({
+      set: { extras: { a: 1 } },
+      remove: [],
+    })
+    expect(card.changeOf({ ...held, extras: { a: 1 } }, held)).toEqual({ set: {}, remove: ['extras'] })
+    expect(card.decode({ pk: 'C', sk: 'c1', id: 'c1', holders: ['u2'] })).toEqual({
+      id: 'c1',
+      extras: {},
+      holders: ['u2'],
+    })
   })
 
   it('refuses a malformed item naming the entity, the key and the attribute, never the value', () => {
