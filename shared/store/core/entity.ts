@@ -30,7 +30,11 @@ export type Fields = Readonly<Record<string, Field<unknown>>>
 export type ValueOf<F extends Fields> = { readonly [K in keyof F]: F[K] extends Field<infer T> ? T : never }
 
 const isEmptyValue = (value: unknown, empty: unknown): boolean =>
-  Array.isArray(value) ? value.length === 0 : value === empty
+  Array.isArray(value)
+    ? value.length === 0
+    : typeof value === 'object' && value !== null
+      ? Object.keys(value).length === 0
+      : value === empty
 
 /** Always written; `schema` may give older items' missing attribute a default (`withDefault`). */
 export function field<S extends ItemSchema>(attribute: string, schema: S): Field<v.InferOutput<S>> {
@@ -50,7 +54,7 @@ export function optionalField<S extends ItemSchema>(
 }
 
 /**
- * A value with nothing to say (`empty`: false, 0, '', an empty list) is not stored and reads back
+ * A value with nothing to say (`empty`: false, 0, '', an empty list or map) is not stored and reads back
  * as `empty`: an attribute costs its name in the item and in every ALL-projected index entry of it
  * (decision 0014, addenda). A change that empties one removes it (`changeOf`).
  */
@@ -61,6 +65,14 @@ export function sparseField<S extends ItemSchema>(
 ): Field<v.InferOutput<S>> {
   const read = v.optional(schema, empty as never) as unknown as v.GenericSchema<unknown, v.InferOutput<S>>
   return { attribute, schema: read, write: (value) => (isEmptyValue(value, empty) ? undefined : value) }
+}
+
+/**
+ * An attribute another writer keeps (a user's group set, ADDed to by the groups store): read with
+ * the value, never written from it, so an update of the entity leaves it as it is.
+ */
+export function readOnlyField<S extends ItemSchema>(attribute: string, schema: S): Field<v.InferOutput<S>> {
+  return { attribute, schema: schema as v.GenericSchema<unknown, v.InferOutput<S>>, write: () => undefined }
 }
 
 /** A map attribute of its own fields, always written (whole); an older item without it reads as all defaults. */

@@ -17,7 +17,8 @@ import {
 import { locales, userTypes, writableRoles, type User } from '../../domain/users/user.ts'
 import { getCounters, counterStep, countersSetParams, movesCounters } from '../tenants/counters.ts'
 import { batchGet, batchPut, getItem, putItem, query, queryAll, updateItem, type Item } from '../core/db.ts'
-import { decodeItem, nullable, unlessEmpty, withDefault } from '../core/decode.ts'
+import { withDefault } from '../core/decode.ts'
+import { defineEntity, field, optionalField, readOnlyField, sparseField } from '../core/entity.ts'
 import {
   attributeChange,
   cond,
@@ -38,95 +39,62 @@ export const usersBy = { created: indexes.gsi1, lastName: indexes.gsi2, email: i
 /** What a refused user write stands for. */
 export type UserRefusal = 'email_taken' | 'seat_cap' | 'stale' | 'id_taken'
 
-const UserItem = v.object({
-  pk: v.string(),
-  sk: v.string(),
-  id: v.string(),
-  email: v.string(),
-  first_name: v.string(),
-  last_name: v.string(),
-  role: v.picklist(writableRoles),
-  custom_role_ids: withDefault(v.array(v.string()), []),
-  is_active: v.boolean(),
-  user_type: v.picklist(userTypes),
-  external_id: nullable(v.string()),
-  custom_fields: withDefault(v.record(v.string(), v.unknown()), {}),
-  locale: withDefault(v.picklist(locales), 'en'),
-  // A string set kept by the groups store (a set is never empty in DynamoDB: absent means none).
-  group_ids: v.optional(v.set(v.string())),
-  last_login_at: nullable(v.string()),
-  login_period: v.optional(v.string()),
-  created_at: v.string(),
-  updated_at: v.string(),
-  erased_at: v.optional(v.string()),
-})
+/**
+ * The user item. Empty attributes are not stored: besides the index entries, the keys-only skip of a
+ * deep page reads whole items on DynamoDB Local (decision 0014, addendum). A change that empties one
+ * removes it.
+ */
+const userEntity = defineEntity(
+  'user',
+  {
+    id: field('id', v.string()),
+    userType: field('user_type', v.picklist(userTypes)),
+    createdAt: field('created_at', v.string()),
+    email: field('email', v.string()),
+    firstName: field('first_name', v.string()),
+    lastName: field('last_name', v.string()),
+    role: field('role', v.picklist(writableRoles)),
+    customRoleIds: sparseField('custom_role_ids', v.pipe(v.array(v.string()), v.readonly()), []),
+    isActive: field('is_active', v.boolean()),
+    externalId: optionalField('external_id', v.string()),
+    customFields: sparseField('custom_fields', v.record(v.string(), v.unknown()), {}),
+    locale: field('locale', withDefault(v.picklist(locales), 'en')),
+    lastLoginAt: optionalField('last_login_at', v.string()),
+    loginPeriod: field('login_period', v.optional(v.string())),
+    updatedAt: field('updated_at', v.string()),
+    erasedAt: field('erased_at', v.optional(v.string())),
+    // A string set the groups store keeps (a set is never empty in DynamoDB: absent means none).
+    groupIds: readOnlyField(
+      'group_ids',
+      v.optional(
+        v.pipe(
+          v.set(v.string()),
+          v.transform((ids): readonly string[] => [...ids].sort()),
+        ),
+        new Set<string>(),
+      ),
+    ),
+  },
+  {
+    key: (tenant: TenantContext, user) => keys.user(tenant, user.id),
+    derived: (tenant, user) => ({
+      [usersBy.created.pk]: keys.usersIndexPk(tenant),
+      [usersBy.created.sk]: keys.usersByCreated(user.createdAt, user.id),
+      [usersBy.lastName.pk]: keys.usersIndexPk(tenant),
+      [usersBy.lastName.sk]: keys.usersByLastName(user.lastName, user.id),
+      [usersBy.email.pk]: keys.usersIndexPk(tenant),
+      [usersBy.email.sk]: keys.usersByEmail(user.email, user.id),
+      ...userReportKeys(tenant, user),
+      ...userPositionAttributes(user),
+    }),
+  },
+)
+
+/** A user as the declaration holds it: the dates it may lack are keys (undefined when it has none). */
+const stored = (user: User) => ({ ...user, loginPeriod: user.loginPeriod, erasedAt: user.erasedAt })
 
 /** @throws MalformedItem when the item is not a user */
-export function toUser(item: Item): User {
-  const u = decodeItem('user', UserItem, item)
-  return {
-    id: u.id,
-    email: u.email,
-    firstName: u.first_name,
-    lastName: u.last_name,
-    role: u.role,
-    customRoleIds: u.custom_role_ids,
-    isActive: u.is_active,
-    userType: u.user_type,
-    externalId: u.external_id,
-    customFields: u.custom_fields,
-    locale: u.locale,
-    groupIds: [...(u.group_ids ?? [])].sort(),
-    lastLoginAt: u.last_login_at,
-    ...(u.login_period !== undefined ? { loginPeriod: u.login_period } : {}),
-    createdAt: u.created_at,
-    updatedAt: u.updated_at,
-    ...(u.erased_at !== undefined ? { erasedAt: u.erased_at } : {}),
-  }
-}
-
-/**
- * The attributes a change may move: everything but the keys, the ids and the group set. Empty ones
- * are not stored: besides the index entries, the keys-only skip of a deep page reads whole items
- * on DynamoDB Local (decision 0014, addendum). A change that empties one removes it.
- */
-function changeableAttributes(tenant: TenantContext, user: User): Item {
-  return {
-    email: user.email,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    role: user.role,
-    custom_role_ids: unlessEmpty([...user.customRoleIds], user.customRoleIds.length === 0),
-    is_active: user.isActive,
-    external_id: unlessEmpty(user.externalId),
-    custom_fields: unlessEmpty(user.customFields, Object.keys(user.customFields).length === 0),
-    locale: user.locale,
-    last_login_at: unlessEmpty(user.lastLoginAt),
-    ...(user.loginPeriod !== undefined ? { login_period: user.loginPeriod } : {}),
-    updated_at: user.updatedAt,
-    ...(user.erasedAt !== undefined ? { erased_at: user.erasedAt } : {}),
-    [usersBy.lastName.sk]: keys.usersByLastName(user.lastName, user.id),
-    [usersBy.email.sk]: keys.usersByEmail(user.email, user.id),
-    ...userReportKeys(tenant, user),
-  }
-}
-
-function userItem(tenant: TenantContext, user: User): Item {
-  const indexPk = keys.usersIndexPk(tenant)
-  return {
-    ...keys.user(tenant, user.id),
-    type: 'user',
-    id: user.id,
-    user_type: user.userType,
-    created_at: user.createdAt,
-    ...changeableAttributes(tenant, user),
-    [usersBy.created.pk]: indexPk,
-    [usersBy.created.sk]: keys.usersByCreated(user.createdAt, user.id),
-    [usersBy.lastName.pk]: indexPk,
-    [usersBy.email.pk]: indexPk,
-    ...userPositionAttributes(user),
-  }
-}
+export const toUser = (item: Item): User => userEntity.decode(item)
 
 const emailGuardItem = (tenant: TenantContext, user: Pick<User, 'id' | 'email'>): Item => ({
   ...keys.userEmail(tenant, user.email),
@@ -177,7 +145,7 @@ export function insertUserSteps(
   return [
     { item: { Put: { Item: emailGuardItem(tenant, user), ...notThere } }, refusal: 'email_taken' },
     // A fresh UUID: refused only if the id were already taken, which no caller handles.
-    { item: { Put: { Item: userItem(tenant, user), ...notThere } }, refusal: 'id_taken' },
+    { item: { Put: { Item: userEntity.item(tenant, stored(user)), ...notThere } }, refusal: 'id_taken' },
     counterStep(tenant, userCounterContributions(user), seatCapGuard(seatCap, takesSeat(undefined, user))),
     ...effectSteps(tenant, effects),
   ]
@@ -205,9 +173,12 @@ export function saveUserSteps(
   tenant: TenantContext,
   { before, after, seatCap, effects = {} }: UserChange,
 ): Step<UserRefusal>[] {
-  const change = attributeChange(changeableAttributes(tenant, before), changeableAttributes(tenant, after))
+  const [was, now] = [stored(before), stored(after)]
+  const fields = userEntity.changeOf(was, now)
+  const indexed = attributeChange(userEntity.derived(tenant, was), userEntity.derived(tenant, now))
   // updated_at is always moved: it is what the next change's condition reads.
-  const set = { ...change.set, updated_at: after.updatedAt }
+  const set = { ...fields.set, ...indexed.set, updated_at: after.updatedAt }
+  const remove = [...fields.remove, ...indexed.remove]
   const stillAsRead = cond.and(
     cond.exists(),
     cond.eq('updated_at', before.updatedAt),
@@ -219,7 +190,7 @@ export function saveUserSteps(
       item: {
         Update: {
           Key: keys.user(tenant, before.id),
-          ...updateExpression({ set, remove: change.remove }, stillAsRead),
+          ...updateExpression({ set, remove }, stillAsRead),
         },
       },
       refusal: 'stale',
@@ -275,13 +246,17 @@ export async function getUserCounters(tenant: TenantContext): Promise<UserCounte
   return { total: counters.users_total ?? 0, active: counters.users_active ?? 0, byAttribute: counters }
 }
 
-const CustomFieldItem = v.object({
-  key: v.string(),
-  label: v.string(),
-  field_type: v.picklist(customFieldTypes),
-  required: withDefault(v.boolean(), false),
-  options: withDefault(v.array(v.string()), []),
-})
+const customFieldEntity = defineEntity(
+  'custom_field',
+  {
+    key: field('key', v.string()),
+    label: field('label', v.string()),
+    type: field('field_type', v.picklist(customFieldTypes)),
+    required: field('required', withDefault(v.boolean(), false)),
+    options: field('options', withDefault(v.pipe(v.array(v.string()), v.readonly()), [])),
+  },
+  { key: (tenant: TenantContext, def) => keys.customField(tenant, def.key) },
+)
 
 export function customFieldDefsQueryParams(tenant: TenantContext): Omit<QueryCommandInput, 'TableName'> {
   return queryExpression({
@@ -291,33 +266,14 @@ export function customFieldDefsQueryParams(tenant: TenantContext): Omit<QueryCom
 
 export async function listCustomFieldDefs(tenant: TenantContext): Promise<CustomFieldDef[]> {
   const out = await query(customFieldDefsQueryParams(tenant))
-  return (out.Items ?? []).map((item) => {
-    const def = decodeItem('custom_field', CustomFieldItem, item)
-    return {
-      key: def.key,
-      label: def.label,
-      type: def.field_type,
-      required: def.required,
-      options: def.options,
-    }
-  })
+  return (out.Items ?? []).map(customFieldEntity.decode)
 }
 
 export function customFieldDefPutParams(
   tenant: TenantContext,
   def: CustomFieldDef,
 ): Omit<PutCommandInput, 'TableName'> {
-  return {
-    Item: {
-      ...keys.customField(tenant, def.key),
-      type: 'custom_field',
-      key: def.key,
-      label: def.label,
-      field_type: def.type,
-      required: def.required,
-      options: [...def.options],
-    },
-  }
+  return { Item: customFieldEntity.item(tenant, def) }
 }
 
 export async function putCustomFieldDef(tenant: TenantContext, def: CustomFieldDef): Promise<void> {
@@ -343,7 +299,7 @@ export async function listAllUsers(tenant: TenantContext): Promise<User[]> {
 
 /** A user's items without conditions: a new tenant's owner (in the tenant's transaction), a bulk load. */
 export function newUserItems(tenant: TenantContext, user: User): Item[] {
-  return [userItem(tenant, user), emailGuardItem(tenant, user)]
+  return [userEntity.item(tenant, stored(user)), emailGuardItem(tenant, user)]
 }
 
 /**

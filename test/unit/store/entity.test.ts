@@ -13,6 +13,7 @@ import {
   mapField,
   optionalField,
   optionalMapField,
+  readOnlyField,
   recordField,
   sparseField,
   sparseListField,
@@ -135,6 +136,31 @@ describe('defineEntity', () => {
 
     expect(points(badge.item('t1', full))).toEqual({ points: 5 })
     expect(() => points({ pk: 'T#t1', sk: 'BADGE#b1', points: 'x' })).toThrow(MalformedItem)
+  })
+
+  it('leaves out an empty map, and never writes an attribute another writer keeps', () => {
+    const card = defineEntity(
+      'card',
+      {
+        id: field('id', v.string()),
+        extras: sparseField('extras', v.record(v.string(), v.unknown()), {}),
+        holders: readOnlyField('holders', withDefault(v.array(v.string()), [])),
+      },
+      { key: (_: null, c) => ({ pk: 'C', sk: c.id }) },
+    )
+    const held = { id: 'c1', extras: {}, holders: ['u1'] }
+
+    expect(card.encode(held)).toEqual({ id: 'c1' })
+    expect(card.changeOf(held, { ...held, extras: { a: 1 }, holders: [] })).toEqual({
+      set: { extras: { a: 1 } },
+      remove: [],
+    })
+    expect(card.changeOf({ ...held, extras: { a: 1 } }, held)).toEqual({ set: {}, remove: ['extras'] })
+    expect(card.decode({ pk: 'C', sk: 'c1', id: 'c1', holders: ['u2'] })).toEqual({
+      id: 'c1',
+      extras: {},
+      holders: ['u2'],
+    })
   })
 
   it('refuses a malformed item naming the entity, the key and the attribute, never the value', () => {
