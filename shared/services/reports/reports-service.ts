@@ -61,16 +61,21 @@ import {
   assignmentsInStatus,
   completionsRangeTotal,
   enrolledRangeTotal,
+  completionsRangeParams,
+  enrolledRangeParams,
   pageOfAssignments,
-  pageOfCompletions,
-  pageOfEnrollments,
   pageOf as pageOfRange,
   reportableCourses,
   tenantEnrollmentCounters,
 } from '../../store/reports/reports-store.ts'
-import { pageOfCompletionsByScore } from '../../store/reports/report-score-reads.ts'
-import { pageOfCourseEnrollments } from '../../store/reports/course-enrollment-pages.ts'
-import { pageOfCourseAssignments, pageOfCourseCompletions } from '../../store/reports/course-report-pages.ts'
+import { completionsByScoreParams } from '../../store/reports/report-score-reads.ts'
+import {
+  courseCompletionsParams,
+  courseEnrollmentsPageParams,
+  pageByKey,
+  pageOfCourseAssignments,
+  withTallyTotal,
+} from '../../store/reports/course-report-pages.ts'
 import { pageOfStatusEnrollments } from '../../store/reports/status-enrollment-pages.ts'
 import { currentStatusParams, readExpiryHistogram } from '../../store/reports/compliance-histogram-items.ts'
 import { complianceTotals } from '../../domain/reports/compliance-totals.ts'
@@ -144,6 +149,34 @@ async function scopedEnrollments(tenant: TenantContext, s: Scope): Promise<Enrol
   )
 }
 
+/**
+ * A report's page from the narrowest read that answers it, as rows with their course titles: one
+ * course named alone (no `filtered`) reads its own keys, a course, user or group the scope's
+ * enrollments that `match` in `order`, else the tenant-wide read.
+ */
+async function reportPage<R>(
+  tenant: TenantContext,
+  q: Scope & PageRequest,
+  row: (e: Enrollment, courseTitle: string) => R,
+  plan: {
+    readonly filtered: boolean
+    readonly course: (courseId: string) => Promise<Listed<Enrollment>>
+    readonly match: (e: Enrollment) => boolean
+    readonly order: (a: Enrollment, b: Enrollment) => number
+    readonly tenantWide: () => Promise<Listed<Enrollment>>
+  },
+): Promise<Listed<R>> {
+  const courseOnly = !q.userId && !q.groupId && !plan.filtered ? q.courseId : undefined
+  const scoped = courseOnly ? undefined : await scopedEnrollments(tenant, q)
+  const listed = courseOnly
+    ? await plan.course(courseOnly)
+    : scoped
+      ? pageOf(scoped.filter(plan.match).sort(plan.order), q)
+      : await plan.tenantWide()
+  const names = await titles(tenant, listed.items)
+  return { items: listed.items.map((e) => row(e, names.get(e.courseId) ?? '')), total: listed.total }
+}
+
 export interface CompletionsQuery extends Scope, PageRequest {
   readonly completedAfter?: string
   readonly completedBefore?: string
@@ -162,47 +195,44 @@ export async function completionsReport(
   q: CompletionsQuery,
 ): Promise<Listed<CompletionRow>> {
   const range = { after: q.completedAfter, before: q.completedBefore, passFail: q.passFail, order: q.order }
-  // One course and nothing else, by completion time: a page of its own keys (decision 0025).
-  const courseOnly =
-    !q.userId && !q.groupId && !range.after && !range.before && !range.passFail && q.sortBy === 'completed_at'
-      ? q.courseId
-      : undefined
-  const scoped = courseOnly ? undefined : await scopedEnrollments(tenant, q)
-  let listed: Listed<Enrollment>
-  if (courseOnly) {
-    listed = await pageOfCourseCompletions(tenant, courseOnly, q.order, q.offset, q.limit)
-  } else if (scoped) {
-    const done = scoped.filter(
-      (e) => between(e.completedAt, range.after, range.before) && (!q.passFail || e.passFail === q.passFail),
-    )
-    listed = pageOf(done.sort(q.sortBy === 'score' ? byScore(q.order) : byCompletion(q.order)), q)
-  } else if (q.sortBy === 'completed_at') {
-    const unfiltered = !range.after && !range.before && !range.passFail
-    if (unfiltered) {
-      const total = tenantEnrollmentCounters(tenant).then((c) => c.completions)
-      listed = await pageOfCompletions(tenant, range, q.offset, q.limit, total)
-    } else if (range.passFail) {
-      // The histogram's share of pass (or fail) sizes the filtered page's read: read it first.
-      const { total, share } = await completionsRangeTotal(tenant, range)
-      listed = await pageOfCompletions(tenant, range, q.offset, q.limit, total, share)
-    } else {
-      const total = completionsRangeTotal(tenant, range).then((r) => r.total)
-      listed = await pageOfCompletions(tenant, range, q.offset, q.limit, total)
-    }
-  } else if (!range.after && !range.before) {
-    // rpt3 is in score order: the page is a Limit read, the total the counter (or the histogram's pass_fail).
-    const known = range.passFail
-      ? (await completionsRangeTotal(tenant, range)).total
-      : (await tenantEnrollmentCounters(tenant)).completions
-    listed = await pageOfCompletionsByScore(tenant, range, q.offset, q.limit, known)
-  } else {
-    listed = pageOf((await allCompletions(tenant, range)).sort(byScore(q.order)), q)
-  }
-  const names = await titles(tenant, listed.items)
-  return {
-    items: listed.items.map((e) => completionRow(e, names.get(e.courseId) ?? '')),
-    total: listed.total,
-  }
+  const filtered = !!(range.after || range.before || range.passFail)
+  const { offset, limit } = q
+  return reportPage(tenant, q, completionRow, {
+    // By completion time, one course has a page of its own keys (decision 0025).
+    filtered: filtered || q.sortBy !== 'completed_at',
+    course: (id) => {
+      const page = pageByKey(courseCompletionsParams(tenant, id, q.order), offset, limit)
+      return withTallyTotal(tenant, id, 'completions', page)
+    },
+    match: (e) =>
+      between(e.completedAt, range.after, range.before) && (!q.passFail || e.passFail === q.passFail),
+    order: q.sortBy === 'score' ? byScore(q.order) : byCompletion(q.order),
+    tenantWide: async () => {
+      if (q.sortBy === 'score' && (range.after || range.before)) {
+        return pageOf((await allCompletions(tenant, range)).sort(byScore(q.order)), q)
+      }
+      // The total is the counter's, or with a filter the histogram's (0026).
+      const counted: Promise<{ total: number; share?: number }> = filtered
+        ? completionsRangeTotal(tenant, range)
+        : tenantEnrollmentCounters(tenant).then((c) => ({ total: c.completions }))
+      // rpt3 is in score order: the page is a Limit read.
+      if (q.sortBy === 'score') {
+        return pageOfRange(completionsByScoreParams(tenant, range), offset, limit, (await counted).total)
+      }
+      const params = completionsRangeParams(tenant, range)
+      if (range.passFail) {
+        // The histogram's share of pass (or fail) sizes the filtered page's read: read it first.
+        const { total, share } = await counted
+        return pageOfRange(params, offset, limit, total, share)
+      }
+      return pageOfRange(
+        params,
+        offset,
+        limit,
+        counted.then((c) => c.total),
+      )
+    },
+  })
 }
 
 export interface EnrollmentsQuery extends Scope, PageRequest {
@@ -217,33 +247,32 @@ export async function enrollmentsReport(
   q: EnrollmentsQuery,
 ): Promise<Listed<EnrollmentRow>> {
   const range = { after: q.enrolledAfter, before: q.enrolledBefore, status: q.status, order: q.order }
-  // One course and nothing else: a page of its own index, its total the course's tally.
-  const courseOnly =
-    !q.userId && !q.groupId && !range.after && !range.before && !q.status ? q.courseId : undefined
-  const scoped = courseOnly ? undefined : await scopedEnrollments(tenant, q)
-  let listed: Listed<Enrollment>
-  if (courseOnly) {
-    listed = await pageOfCourseEnrollments(tenant, courseOnly, q.order, q.offset, q.limit)
-  } else if (scoped) {
-    const matching = scoped.filter(
-      (e) => between(e.enrolledAt, range.after, range.before) && (!q.status || e.status === q.status),
-    )
-    listed = pageOf(matching.sort(byKey((e) => `${e.enrolledAt}#${e.id}`, q.order)), q)
-  } else {
-    const total =
-      !range.after && !range.before
-        ? tenantEnrollmentCounters(tenant).then((c) => (q.status ? c.byStatus[q.status] : c.total))
-        : enrolledRangeTotal(tenant, range).then((r) => r.total)
-    // A status pages its own keys in enrollment order (rpt7); without one, gsi1 is that order.
-    listed = q.status
-      ? await pageOfStatusEnrollments(tenant, { ...range, status: q.status }, q.offset, q.limit, total)
-      : await pageOfEnrollments(tenant, range, q.offset, q.limit, total)
-  }
-  const names = await titles(tenant, listed.items)
-  return {
-    items: listed.items.map((e) => enrollmentRow(e, names.get(e.courseId) ?? '')),
-    total: listed.total,
-  }
+  const { offset, limit } = q
+  return reportPage(tenant, q, enrollmentRow, {
+    filtered: !!(range.after || range.before || q.status),
+    // One course: a page of its own index, its total the course's tally (0 spares counting the range).
+    course: (id) => {
+      const page = pageOfRange(courseEnrollmentsPageParams(tenant, id, q.order), offset, limit, 0)
+      return withTallyTotal(
+        tenant,
+        id,
+        'enrollments',
+        page.then((p) => p.items),
+      )
+    },
+    match: (e) => between(e.enrolledAt, range.after, range.before) && (!q.status || e.status === q.status),
+    order: byKey((e) => `${e.enrolledAt}#${e.id}`, q.order),
+    tenantWide: () => {
+      const total =
+        !range.after && !range.before
+          ? tenantEnrollmentCounters(tenant).then((c) => (q.status ? c.byStatus[q.status] : c.total))
+          : enrolledRangeTotal(tenant, range).then((r) => r.total)
+      // A status pages its own keys in enrollment order (rpt7); without one, gsi1 is that order.
+      return q.status
+        ? pageOfStatusEnrollments(tenant, { ...range, status: q.status }, offset, limit, total)
+        : pageOfRange(enrolledRangeParams(tenant, range), offset, limit, total)
+    },
+  })
 }
 
 export interface ComplianceQuery extends Scope, PageRequest {
@@ -257,40 +286,31 @@ export async function complianceReport(
   now = nowIso(),
 ): Promise<Listed<ComplianceRow>> {
   const asOf = q.asOf ?? now
-  // One course and no status: every assignment of it, in rpt1's order, whatever as_of (0025).
-  const courseOnly = !q.userId && !q.groupId && !q.status ? q.courseId : undefined
-  const scoped = courseOnly ? undefined : await scopedEnrollments(tenant, q)
-  let listed: Listed<Enrollment>
-  if (courseOnly) {
-    listed = await pageOfCourseAssignments(tenant, courseOnly, q.offset, q.limit)
-  } else if (scoped) {
-    const assigned = scoped.filter(
-      (e) => isAssignment(e.status) && (!q.status || complianceStatus(e, asOf) === q.status),
-    )
-    listed = pageOf(assigned.sort(byKey((e) => `${assignmentSortValue(e)}#${e.id}`, 'asc')), q)
-  } else if (q.status && asOf >= now) {
-    // No completion is later than asOf: the status is one key range, its total the histogram's.
-    const [histogram, page] = await Promise.all([
-      readExpiryHistogram(tenant, asOf),
-      pageOfRange(currentStatusParams(tenant, q.status, asOf), q.offset, q.limit, 0),
-    ])
-    listed = { items: page.items, total: complianceTotals(histogram, asOf)[q.status] }
-  } else if (q.status) {
-    // A past asOf: completions made after it count as none, which the histogram cannot tell.
-    listed = pageOf(await assignmentsInStatus(tenant, q.status, asOf), q)
-  } else {
-    const [items, counters] = await Promise.all([
-      pageOfAssignments(tenant, q.offset, q.limit),
-      tenantEnrollmentCounters(tenant),
-    ])
-    const { active, completed, expired } = counters.byStatus
-    listed = { items, total: active + completed + expired }
-  }
-  const names = await titles(tenant, listed.items)
-  return {
-    items: listed.items.map((e) => complianceRow(e, names.get(e.courseId) ?? '', asOf)),
-    total: listed.total,
-  }
+  return reportPage(tenant, q, (e, title) => complianceRow(e, title, asOf), {
+    // One course and no status: every assignment of it, in rpt1's order, whatever as_of (0025).
+    filtered: !!q.status,
+    course: (id) => pageOfCourseAssignments(tenant, id, q.offset, q.limit),
+    match: (e) => isAssignment(e.status) && (!q.status || complianceStatus(e, asOf) === q.status),
+    order: byKey((e) => `${assignmentSortValue(e)}#${e.id}`, 'asc'),
+    tenantWide: async () => {
+      if (q.status && asOf >= now) {
+        // No completion is later than asOf: the status is one key range, its total the histogram's.
+        const [histogram, page] = await Promise.all([
+          readExpiryHistogram(tenant, asOf),
+          pageOfRange(currentStatusParams(tenant, q.status, asOf), q.offset, q.limit, 0),
+        ])
+        return { items: page.items, total: complianceTotals(histogram, asOf)[q.status] }
+      }
+      // A past asOf: completions made after it count as none, which the histogram cannot tell.
+      if (q.status) return pageOf(await assignmentsInStatus(tenant, q.status, asOf), q)
+      const [items, counters] = await Promise.all([
+        pageOfAssignments(tenant, q.offset, q.limit),
+        tenantEnrollmentCounters(tenant),
+      ])
+      const { active, completed, expired } = counters.byStatus
+      return { items, total: active + completed + expired }
+    },
+  })
 }
 
 export interface UserActivityQuery extends PageRequest {

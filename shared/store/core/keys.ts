@@ -282,20 +282,19 @@ export const keys = {
  * The table's GSIs, overloaded by entity (see docs/data-model.md): each entity's store names what
  * each index means for it (users: created / last name / e-mail; courses: created / title / updated).
  */
-const gsi1 = { name: 'gsi1', pk: 'gsi1pk', sk: 'gsi1sk' } as const
-const gsi2 = { name: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk' } as const
-const gsi3 = { name: 'gsi3', pk: 'gsi3pk', sk: 'gsi3sk' } as const
-const gsi4 = { name: 'gsi4', pk: 'gsi4pk', sk: 'gsi4sk' } as const
-const gsi5 = { name: 'gsi5', pk: 'gsi5pk', sk: 'gsi5sk' } as const
-
 export const indexes = {
-  gsi1,
-  gsi2,
-  gsi3,
-  gsi4,
-  gsi5,
+  gsi1: indexNamed('gsi1'),
+  gsi2: indexNamed('gsi2'),
+  gsi3: indexNamed('gsi3'),
+  gsi4: indexNamed('gsi4'),
+  gsi5: indexNamed('gsi5'),
 } as const
 
-export const allIndexes = [gsi1, gsi2, gsi3, gsi4, gsi5] as const
+export const allIndexes = Object.values(indexes)
+
+/** An index whose key attributes are named after it (`<name>pk`, `<name>sk`). */
+export function indexNamed<N extends string>(name: N) {
+  return { name, pk: `${name}pk`, sk: `${name}sk` } as const
+}
 
 export const TTL_ATTRIBUTE = 'ttl'

@@ -16,38 +16,35 @@ import {
 } from '../../domain/reports/course-performance.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { batchGet, queryAll, type Item } from '../core/db.ts'
-import { decodeItem, withDefault } from '../core/decode.ts'
+import { withDefault } from '../core/decode.ts'
+import { defineEntity, field } from '../core/entity.ts'
 import { cond, queryExpression, updateExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { addSteps, type Step } from '../core/transaction.ts'
 import { writesByCourse, type Projection } from './projection.ts'
 
-const attributeOf: Record<keyof CourseTally, string> = {
-  enrollments: 'enrollments',
-  completions: 'completions',
-  dropOffs: 'drop_offs',
-  graded: 'graded',
-  passed: 'passed',
-  bestScoreSum: 'best_score_sum',
-  completeSecondsSum: 'complete_seconds_sum',
-}
+const count = (attribute: string) => field(attribute, withDefault(v.number(), 0))
 
-const n = withDefault(v.number(), 0)
-const TallyItem = v.object({
-  course_id: v.string(),
-  enrollments: n,
-  completions: n,
-  drop_offs: n,
-  graded: n,
-  passed: n,
-  best_score_sum: n,
-  complete_seconds_sum: n,
-})
+/** The tally as stored: never put whole (ADD moves it), read whole; a sum not yet moved reads 0. */
+const tallyEntity = defineEntity(
+  'course_report',
+  {
+    courseId: field('course_id', v.string()),
+    enrollments: count('enrollments'),
+    completions: count('completions'),
+    dropOffs: count('drop_offs'),
+    graded: count('graded'),
+    passed: count('passed'),
+    bestScoreSum: count('best_score_sum'),
+    completeSecondsSum: count('complete_seconds_sum'),
+  },
+  { key: (tenant: TenantContext, t) => keys.courseReport(tenant, t.courseId) },
+)
 
 /** A tally's non-zero moves by attribute name (an ADD), shared with the daily tallies. */
 export function tallyAdd(delta: CourseTally): Record<string, number> {
   const add: Record<string, number> = {}
-  for (const f of tallyFields) if (delta[f] !== 0) add[attributeOf[f]] = delta[f]
+  for (const f of tallyFields) if (delta[f] !== 0) add[tallyEntity.fields[f].attribute] = delta[f]
   return add
 }
 
@@ -55,7 +52,7 @@ export function tallyAdd(delta: CourseTally): Record<string, number> {
 export function courseTallySteps(tenant: TenantContext, courseId: string, delta: CourseTally): Step<never>[] {
   return addSteps(keys.courseReport(tenant, courseId), tallyAdd(delta), {
     course_id: courseId,
-    type: 'course_report',
+    type: tallyEntity.type,
   })
 }
 
@@ -74,19 +71,8 @@ export const courseTallyProjection: Projection = {
 }
 
 export function toCourseTally(item: Item): { courseId: string; tally: CourseTally } {
-  const i = decodeItem('course report', TallyItem, item)
-  return {
-    courseId: i.course_id,
-    tally: {
-      enrollments: i.enrollments,
-      completions: i.completions,
-      dropOffs: i.drop_offs,
-      graded: i.graded,
-      passed: i.passed,
-      bestScoreSum: i.best_score_sum,
-      completeSecondsSum: i.complete_seconds_sum,
-    },
-  }
+  const { courseId, ...tally } = tallyEntity.decode(item)
+  return { courseId, tally }
 }
 
 export const courseTalliesParams = (tenant: TenantContext, courseIds: readonly string[]) =>
@@ -121,7 +107,7 @@ export function courseTitleStep(tenant: TenantContext, courseId: string, title: 
     item: {
       Update: {
         Key: keys.courseReport(tenant, courseId),
-        ...updateExpression({ set: { title, course_id: courseId, type: 'course_report' } }),
+        ...updateExpression({ set: { title, course_id: courseId, type: tallyEntity.type } }),
       },
     },
   }

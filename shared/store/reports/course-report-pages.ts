@@ -4,6 +4,9 @@
  * completion time; rpt6: assignments in rpt1's order), then the page's enrollments by key. The
  * completions total is the course tally's; the assignments total a COUNT of rpt6, whose entries
  * hold nothing but keys. Before, every enrollment of the course was read whole and sorted.
+ *
+ * The enrollments report of one course reads a Limit of gsi5 (in enrollment-date order), its total
+ * the tally's enrollment count, which every enrollment write moves (enrollments are never deleted).
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import type { Enrollment } from '../../domain/enrollments/enrollment.ts'
@@ -13,6 +16,7 @@ import { batchGet, queryCount, queryUpTo, type Item } from '../core/db.ts'
 import { toEnrollment } from '../enrollments/enrollment-items.ts'
 import { cond, queryExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
+import { courseEnrollmentsParams } from '../enrollments/enrollments-list.ts'
 import { reportIndexes } from './report-indexes.ts'
 
 const MAX_LIMIT = 1000
@@ -24,6 +28,10 @@ export function courseCompletionsParams(tenant: TenantContext, courseId: string,
     ...queryExpression({ key: cond.eq(index.pk, keys.courseCompletionsIndexPk(tenant, courseId)) }),
     ScanIndexForward: order === 'asc',
   }
+}
+
+export function courseEnrollmentsPageParams(tenant: TenantContext, courseId: string, order: 'asc' | 'desc') {
+  return { ...courseEnrollmentsParams(tenant, courseId), ScanIndexForward: order === 'asc' }
 }
 
 export function courseAssignmentsParams(tenant: TenantContext, courseId: string) {
@@ -51,18 +59,15 @@ export async function pageByKey(
   })
 }
 
-export async function pageOfCourseCompletions(
+/** A page of one course's report, its total the course tally's `count`. */
+export async function withTallyTotal(
   tenant: TenantContext,
   courseId: string,
-  order: 'asc' | 'desc',
-  offset: number,
-  limit: number,
+  count: 'enrollments' | 'completions',
+  page: Promise<Enrollment[]>,
 ): Promise<{ items: Enrollment[]; total: number }> {
-  const [tallies, items] = await Promise.all([
-    getCourseTallies(tenant, [courseId]),
-    pageByKey(courseCompletionsParams(tenant, courseId, order), offset, limit),
-  ])
-  return { items, total: tallies.get(courseId)?.completions ?? 0 }
+  const [tallies, items] = await Promise.all([getCourseTallies(tenant, [courseId]), page])
+  return { items, total: tallies.get(courseId)?.[count] ?? 0 }
 }
 
 export async function pageOfCourseAssignments(

@@ -30,14 +30,14 @@ import {
   userActivityIndex,
 } from './activity-index.ts'
 import type { Item } from '../core/db.ts'
-import { keys } from '../core/keys.ts'
+import { indexNamed, keys } from '../core/keys.ts'
 
-const rpt1 = { name: 'rpt1', pk: 'rpt1pk', sk: 'rpt1sk' } as const
-const rpt3 = { name: 'rpt3', pk: 'rpt3pk', sk: 'rpt3sk' } as const
-const rpt4 = { name: 'rpt4', pk: 'rpt4pk', sk: 'rpt4sk' } as const
-const rpt5 = { name: 'rpt5', pk: 'rpt5pk', sk: 'rpt5sk' } as const
-const rpt6 = { name: 'rpt6', pk: 'rpt6pk', sk: 'rpt6sk' } as const
-const rpt7 = { name: 'rpt7', pk: 'rpt7pk', sk: 'rpt7sk' } as const
+const rpt1 = indexNamed('rpt1')
+const rpt3 = indexNamed('rpt3')
+const rpt4 = indexNamed('rpt4')
+const rpt5 = indexNamed('rpt5')
+const rpt6 = indexNamed('rpt6')
+const rpt7 = indexNamed('rpt7')
 
 export const reportIndexes = {
   assignments: rpt1,

@@ -14,10 +14,17 @@ import {
   type RawItem,
   type RowEnrollment,
 } from '../files/export-row-items.ts'
-import { cond, queryExpression, type Condition } from '../core/expression.ts'
-import { indexes, keys } from '../core/keys.ts'
+import { cond, queryExpression } from '../core/expression.ts'
+import { keys } from '../core/keys.ts'
 import { reportIndexes } from './report-indexes.ts'
-import { dateBounds, type CompletionsRange, type EnrolledRange } from './reports-store.ts'
+import {
+  completionsKeyRange,
+  enrolledKeyRange,
+  rangeQuery,
+  type CompletionsRange,
+  type EnrolledRange,
+  type KeyRange,
+} from './reports-store.ts'
 
 /** Entries a page reads (DynamoDB also stops a page at 1 MB of entries, before the projection). */
 export const EXPORT_PAGE_SIZE = 1000
@@ -28,54 +35,9 @@ export const EXPORT_PAGE_SIZE = 1000
  */
 export const exportReads = { slices: 8, width: 3, depth: 2 }
 
-/** A key range of an index, with its inclusive sort key bounds, read in one order. */
-export interface KeyRange {
-  readonly index: { readonly name: string; readonly pk: string; readonly sk: string }
-  readonly pk: string
-  readonly from: string
-  readonly to: string
-  readonly filter?: Condition
-  readonly order: 'asc' | 'desc'
-}
-
-/** The Query of the range between `from` and `to` (inclusive), only the row attributes. */
-export function keyRangeParams(r: KeyRange, from = r.from, to = r.to) {
-  return {
-    IndexName: r.index.name,
-    ...queryExpression({
-      key: cond.and(cond.eq(r.index.pk, r.pk), cond.between(r.index.sk, from, to)),
-      ...(r.filter ? { filter: r.filter } : {}),
-      project: rowAttributes,
-    }),
-    ScanIndexForward: r.order === 'asc',
-  }
-}
-
-/** Tenant-wide completions by completion date: gsi3 below the missing-date marker (reports-store). */
-export function completionsKeyRange(tenant: TenantContext, q: CompletionsRange): KeyRange {
-  const [from, to] = dateBounds(q.after, q.before)
-  return {
-    index: indexes.gsi3,
-    pk: keys.enrollmentsIndexPk(tenant),
-    from,
-    to,
-    ...(q.passFail ? { filter: cond.eq('pass_fail', q.passFail) } : {}),
-    order: q.order,
-  }
-}
-
-/** Tenant-wide enrollments by enrollment date: gsi1 (reports-store). */
-export function enrolledKeyRange(tenant: TenantContext, q: EnrolledRange): KeyRange {
-  const [from, to] = dateBounds(q.after, q.before)
-  return {
-    index: indexes.gsi1,
-    pk: keys.enrollmentsIndexPk(tenant),
-    from,
-    to,
-    ...(q.status ? { filter: cond.eq('status', q.status) } : {}),
-    order: q.order,
-  }
-}
+/** The Query of the range's slice between `from` and `to` (inclusive), only the row attributes. */
+export const keyRangeParams = (r: KeyRange, from = r.from, to = r.to) =>
+  rangeQuery({ ...r, from, to }, rowAttributes)
 
 /** The timestamp a date index's sort key (`<ISO date>#<id>`) starts with, or NaN. */
 const timeOf = (sortKey: string): number => Date.parse(sortKey.slice(0, sortKey.indexOf('#')))
@@ -105,17 +67,9 @@ export function sliceBounds(
   return cuts.length === 0 ? [[from, to]] : edges.slice(1).map((edge, i) => [edges[i] as string, edge])
 }
 
-/** The range's first key in ascending (or descending) key order, or undefined when empty. */
-async function endKey(r: KeyRange, ascending: boolean): Promise<string | undefined> {
-  const out = await query({
-    IndexName: r.index.name,
-    ...queryExpression({
-      key: cond.and(cond.eq(r.index.pk, r.pk), cond.between(r.index.sk, r.from, r.to)),
-      project: [r.index.sk],
-    }),
-    ScanIndexForward: ascending,
-    Limit: 1,
-  })
+/** The range's first key in `order` (its filter aside: slices are cut in time), or undefined when empty. */
+async function endKey(r: KeyRange, order: 'asc' | 'desc'): Promise<string | undefined> {
+  const out = await query({ ...rangeQuery({ ...r, filter: undefined, order }, [r.index.sk]), Limit: 1 })
   const key = out.Items?.[0]?.[r.index.sk]
   return typeof key === 'string' ? key : undefined
 }
@@ -137,7 +91,7 @@ export async function* pagesOf<T>(
 
 /** Every entry of a date range, in its order: its slices read a few at a time, ahead. */
 export async function* slicedPages(r: KeyRange): AsyncGenerator<RowEnrollment[]> {
-  const [first, last] = await Promise.all([endKey(r, true), endKey(r, false)])
+  const [first, last] = await Promise.all([endKey(r, 'asc'), endKey(r, 'desc')])
   if (first === undefined || last === undefined) return
   const slices = sliceBounds(r.from, r.to, first, last, exportReads.slices)
   if (r.order === 'desc') slices.reverse()

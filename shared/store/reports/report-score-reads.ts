@@ -8,7 +8,7 @@ import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { cond, queryExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { reportIndexes } from './report-indexes.ts'
-import { pageOf } from './reports-store.ts'
+import { filterOn } from './reports-store.ts'
 
 export interface ScoresRange {
   readonly passFail?: 'pass' | 'fail'
@@ -21,17 +21,8 @@ export function completionsByScoreParams(tenant: TenantContext, q: ScoresRange) 
     IndexName: index.name,
     ...queryExpression({
       key: cond.eq(index.pk, keys.scoresIndexPk(tenant)),
-      ...(q.passFail ? { filter: cond.eq('pass_fail', q.passFail) } : {}),
+      filter: filterOn('pass_fail', q.passFail),
     }),
     ScanIndexForward: q.order === 'asc',
   }
 }
-
-/** A page of completions by score, and how many there are (`knownTotal` when the caller knows). */
-export const pageOfCompletionsByScore = (
-  tenant: TenantContext,
-  q: ScoresRange,
-  offset: number,
-  limit: number,
-  knownTotal?: number,
-) => pageOf(completionsByScoreParams(tenant, q), offset, limit, knownTotal)

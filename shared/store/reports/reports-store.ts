@@ -37,15 +37,50 @@ export function dateBounds(after?: string, before?: string): readonly [string, s
   return [after ? afterValue(after) : '0', before ? beforeValue(before) : keys.missingDate]
 }
 
-/** The sort key range of a date index between two exclusive bounds, dated keys only. */
-function dateRange(
-  index: { pk: string; sk: string },
-  pk: string,
-  after?: string,
-  before?: string,
-): Condition {
-  return cond.and(cond.eq(index.pk, pk), cond.between(index.sk, ...dateBounds(after, before)))
+/** A key range of an index, with its inclusive sort key bounds, read in one order. */
+export interface KeyRange {
+  readonly index: { readonly name: string; readonly pk: string; readonly sk: string }
+  readonly pk: string
+  readonly from: string
+  readonly to: string
+  readonly filter?: Condition
+  readonly order: 'asc' | 'desc'
 }
+
+/** The Query of a key range; only the `project` attributes when given. */
+export function rangeQuery(r: KeyRange, project?: readonly string[]) {
+  return {
+    IndexName: r.index.name,
+    ...queryExpression({
+      key: cond.and(cond.eq(r.index.pk, r.pk), cond.between(r.index.sk, r.from, r.to)),
+      filter: r.filter,
+      project,
+    }),
+    ScanIndexForward: r.order === 'asc',
+  }
+}
+
+/** The keys of `index` under the tenant's enrollments partition between the range's dates. */
+function enrollmentDates(
+  index: KeyRange['index'],
+  tenant: TenantContext,
+  q: { readonly after?: string; readonly before?: string; readonly order: 'asc' | 'desc' },
+  filter: Condition | undefined,
+): KeyRange {
+  const [from, to] = dateBounds(q.after, q.before)
+  return {
+    index,
+    pk: keys.enrollmentsIndexPk(tenant),
+    from,
+    to,
+    ...(filter ? { filter } : {}),
+    order: q.order,
+  }
+}
+
+/** `attribute` equal to `value`, or no filter without a value. */
+export const filterOn = (attribute: string, value: string | undefined) =>
+  value ? cond.eq(attribute, value) : undefined
 
 export interface CompletionsRange {
   readonly after?: string
@@ -54,17 +89,12 @@ export interface CompletionsRange {
   readonly order: 'asc' | 'desc'
 }
 
-export function completionsRangeParams(tenant: TenantContext, q: CompletionsRange) {
-  const index = indexes.gsi3
-  return {
-    IndexName: index.name,
-    ...queryExpression({
-      key: dateRange(index, keys.enrollmentsIndexPk(tenant), q.after, q.before),
-      ...(q.passFail ? { filter: cond.eq('pass_fail', q.passFail) } : {}),
-    }),
-    ScanIndexForward: q.order === 'asc',
-  }
-}
+/** Tenant-wide completions by completion date: gsi3 below the missing-date marker. */
+export const completionsKeyRange = (tenant: TenantContext, q: CompletionsRange) =>
+  enrollmentDates(indexes.gsi3, tenant, q, filterOn('pass_fail', q.passFail))
+
+export const completionsRangeParams = (tenant: TenantContext, q: CompletionsRange) =>
+  rangeQuery(completionsKeyRange(tenant, q))
 
 export interface EnrolledRange {
   readonly after?: string
@@ -73,17 +103,12 @@ export interface EnrolledRange {
   readonly order: 'asc' | 'desc'
 }
 
-export function enrolledRangeParams(tenant: TenantContext, q: EnrolledRange) {
-  const index = indexes.gsi1
-  return {
-    IndexName: index.name,
-    ...queryExpression({
-      key: dateRange(index, keys.enrollmentsIndexPk(tenant), q.after, q.before),
-      ...(q.status ? { filter: cond.eq('status', q.status) } : {}),
-    }),
-    ScanIndexForward: q.order === 'asc',
-  }
-}
+/** Tenant-wide enrollments by enrollment date: gsi1. */
+export const enrolledKeyRange = (tenant: TenantContext, q: EnrolledRange) =>
+  enrollmentDates(indexes.gsi1, tenant, q, filterOn('status', q.status))
+
+export const enrolledRangeParams = (tenant: TenantContext, q: EnrolledRange) =>
+  rangeQuery(enrolledKeyRange(tenant, q))
 
 /**
  * How many entries a page's first Query reads: exactly the page without a filter; with one, the
@@ -113,26 +138,9 @@ export async function pageOf(
   return { items: items.slice(offset).map(toEnrollment), total }
 }
 
-export const pageOfCompletions = (
-  tenant: TenantContext,
-  q: CompletionsRange,
-  offset: number,
-  limit: number,
-  knownTotal?: number | Promise<number>,
-  share?: number,
-) => pageOf(completionsRangeParams(tenant, q), offset, limit, knownTotal, share)
-
 export async function allCompletions(tenant: TenantContext, q: CompletionsRange): Promise<Enrollment[]> {
   return (await queryAll(completionsRangeParams(tenant, q))).map(toEnrollment)
 }
-
-export const pageOfEnrollments = (
-  tenant: TenantContext,
-  q: EnrolledRange,
-  offset: number,
-  limit: number,
-  knownTotal?: number | Promise<number>,
-) => pageOf(enrolledRangeParams(tenant, q), offset, limit, knownTotal)
 
 export async function tenantEnrollmentCounters(tenant: TenantContext): Promise<EnrollmentCounters> {
   return toEnrollmentCounters(await getItem(keys.counters(tenant)))

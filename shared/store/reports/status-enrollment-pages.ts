@@ -7,26 +7,17 @@
 import type { Enrollment } from '../../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { pageByKey } from './course-report-pages.ts'
-import { cond, queryExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { reportIndexes } from './report-indexes.ts'
-import { dateBounds, type EnrolledRange } from './reports-store.ts'
+import { dateBounds, rangeQuery, type EnrolledRange } from './reports-store.ts'
 
 export function statusEnrollmentsParams(
   tenant: TenantContext,
   q: EnrolledRange & { readonly status: string },
 ) {
-  const index = reportIndexes.statusEnrollments
-  return {
-    IndexName: index.name,
-    ...queryExpression({
-      key: cond.and(
-        cond.eq(index.pk, keys.statusEnrollmentsIndexPk(tenant, q.status)),
-        cond.between(index.sk, ...dateBounds(q.after, q.before)),
-      ),
-    }),
-    ScanIndexForward: q.order === 'asc',
-  }
+  const [from, to] = dateBounds(q.after, q.before)
+  const pk = keys.statusEnrollmentsIndexPk(tenant, q.status)
+  return rangeQuery({ index: reportIndexes.statusEnrollments, pk, from, to, order: q.order })
 }
 
 export async function pageOfStatusEnrollments(

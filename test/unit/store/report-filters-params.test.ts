@@ -15,7 +15,7 @@ import {
 } from '../../../shared/store/enrollments/enrollments-store.ts'
 import { scoreSortValue } from '../../../shared/store/reports/report-indexes.ts'
 import { completionsByScoreParams } from '../../../shared/store/reports/report-score-reads.ts'
-import { courseEnrollmentsPageParams } from '../../../shared/store/reports/course-enrollment-pages.ts'
+import { courseEnrollmentsPageParams } from '../../../shared/store/reports/course-report-pages.ts'
 import { enrollment } from '../domain/reports/fixtures.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 

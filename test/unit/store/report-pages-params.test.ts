@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { TenantContext } from '../../../shared/domain/tenants/tenant.ts'
+import { keyRangeParams, sliceBounds } from '../../../shared/store/reports/report-pages.ts'
 import {
   completionsKeyRange,
+  completionsRangeParams,
   enrolledKeyRange,
-  keyRangeParams,
-  sliceBounds,
-} from '../../../shared/store/reports/report-pages.ts'
-import { completionsRangeParams, enrolledRangeParams } from '../../../shared/store/reports/reports-store.ts'
+  enrolledRangeParams,
+} from '../../../shared/store/reports/reports-store.ts'
 import { readable } from '../../helpers/readable-expression.ts'
 
 const tenant: TenantContext = { id: 't1', plan: 'growth' }
