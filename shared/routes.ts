@@ -62,6 +62,7 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/plans', 'plans', null, { cors: true }),
   r('OPTIONS', '/api/v1/plans', 'plans', null),
   r('GET', '/api/v1/docs', 'docs', null),
+  r('GET', '/api/v1/openapi.json', 'docs', null),
   r('POST', '/api/v1/signup', 'public', null, { perIp: { limit: 5, windowSeconds: HOUR }, cors: true }),
   r('OPTIONS', '/api/v1/signup', 'public', null),
   r('POST', '/api/v1/contact', 'public', null, { perIp: { limit: 10, windowSeconds: HOUR }, cors: true }),

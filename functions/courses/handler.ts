@@ -11,11 +11,11 @@ import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import * as v from 'valibot'
-import { CourseEnrollmentInput, enrollmentStatuses } from '../../shared/domain/enrollments/enrollment.ts'
+import { CourseEnrollmentInput } from '../../shared/domain/enrollments/enrollment.ts'
 import * as courses from '../../shared/services/courses/courses-service.ts'
 import * as enrollments from '../../shared/services/enrollments/enrollments-service.ts'
 import { toCourseEnrollmentItem, toEnrollmentResource } from '../enrollments/representation.ts'
+import { CourseEnrollmentsQuery } from './queries.ts'
 import { toCourseListItem, toCourseResource, toModuleResource } from './representation.ts'
 
 export const listCourses = route('GET /api/v1/courses', async ({ tenant, query }) => {
@@ -62,10 +62,6 @@ export const listModules = route('GET /api/v1/courses/{id}/modules', async ({ te
 export const addModule = route('POST /api/v1/courses/{id}/modules', async ({ tenant, body, ...input }) => {
   const id = pathId(input, 'id', 'course', Uuid)
   return created(toModuleResource(await courses.addModule(tenant, id, parseBody(AddModuleInput, body))))
-})
-
-const CourseEnrollmentsQuery = v.object({
-  status: v.optional(v.picklist(enrollmentStatuses, `must be one of ${enrollmentStatuses.join(', ')}`)),
 })
 
 export const listCourseEnrollments = route(

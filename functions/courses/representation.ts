@@ -1,7 +1,38 @@
-import type { Course } from '../../shared/domain/courses/course.ts'
-import type { Module } from '../../shared/domain/courses/module.ts'
+/** How a course and a module read over the API; the types are inferred from the schemas the OpenAPI document shows. */
+import * as v from 'valibot'
+import { courseStatuses, type Course } from '../../shared/domain/courses/course.ts'
+import { moduleTypes, type Module } from '../../shared/domain/courses/module.ts'
 
-export function toCourseListItem(c: Course) {
+export const CourseListItemSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  short_description: v.string(),
+  status: v.picklist(courseStatuses),
+  category_id: v.nullable(v.string()),
+  estimated_minutes: v.number(),
+  published_at: v.nullable(v.string()),
+  created_at: v.string(),
+  updated_at: v.string(),
+  enrollment_count: v.number(),
+})
+
+export const CourseSchema = v.object({
+  ...CourseListItemSchema.entries,
+  description: v.nullable(v.string()),
+  current_version_id: v.nullable(v.string()),
+})
+
+export const ModuleSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  description: v.nullable(v.string()),
+  module_type: v.picklist(moduleTypes),
+  is_required: v.boolean(),
+  order_index: v.number(),
+  created_at: v.string(),
+})
+
+export function toCourseListItem(c: Course): v.InferOutput<typeof CourseListItemSchema> {
   return {
     id: c.id,
     title: c.title,
@@ -16,11 +47,11 @@ export function toCourseListItem(c: Course) {
   }
 }
 
-export function toCourseResource(c: Course) {
+export function toCourseResource(c: Course): v.InferOutput<typeof CourseSchema> {
   return { ...toCourseListItem(c), description: c.description, current_version_id: c.currentVersionId }
 }
 
-export function toModuleResource(m: Module) {
+export function toModuleResource(m: Module): v.InferOutput<typeof ModuleSchema> {
   return {
     id: m.id,
     title: m.title,

@@ -1,5 +1,4 @@
 /** Route group `enrollments`: enrollments (single and bulk), progress, and completions. */
-import * as v from 'valibot'
 import {
   BulkEnrollmentInput,
   CreateEnrollmentInput,
@@ -16,7 +15,8 @@ import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
 import * as enrollments from '../../shared/services/enrollments/enrollments-service.ts'
 import type { EnrollRow } from '../../shared/services/enrollments/enrollment-engine.ts'
-import { toCompletion, toEnrollmentResource, toProgress } from './representation.ts'
+import { CompletionsQuery } from './queries.ts'
+import { toCompletion, toEnrollmentResource, toProgress, type BulkResult } from './representation.ts'
 
 export const listEnrollments = route('GET /api/v1/enrollments', async ({ tenant, query }) => {
   const f = parseOrThrow(ListEnrollmentsFilters, query)
@@ -65,8 +65,8 @@ export const bulkEnroll = route('POST /api/v1/enrollments/bulk', async ({ tenant
     tenant,
     valid.map((x) => x.row),
   )
-  const errors: { index: number; code: string; message: string }[] = []
-  const createdRows: { index: number; id: string; status: string }[] = []
+  const errors: BulkResult['errors'] = []
+  const createdRows: BulkResult['enrollments'] = []
   rows.forEach((r, index) => {
     if ('invalid' in r) errors.push({ index, code: 'invalid_row', message: r.invalid })
   })
@@ -77,7 +77,12 @@ export const bulkEnroll = route('POST /api/v1/enrollments/bulk', async ({ tenant
     else createdRows.push({ index, id: result.ok.id, status: result.ok.status })
   })
   errors.sort((a, b) => a.index - b.index)
-  const data = { created: createdRows.length, skipped: errors.length, errors, enrollments: createdRows }
+  const data: BulkResult = {
+    created: createdRows.length,
+    skipped: errors.length,
+    errors,
+    enrollments: createdRows,
+  }
   return envelope(errors.length === 0 ? 201 : 207, data)
 })
 
@@ -104,8 +109,6 @@ export const dropEnrollment = route('DELETE /api/v1/enrollments/{id}', async ({ 
 export const getProgress = route('GET /api/v1/enrollments/{id}/progress', async ({ tenant, ...input }) => {
   return ok(toProgress(await enrollments.getProgress(tenant, pathId(input, 'id', 'enrollment', Uuid))))
 })
-
-const CompletionsQuery = v.object({ user_id: v.optional(Uuid) })
 
 export const listCompletions = route('GET /api/v1/completions', async ({ tenant, query }) => {
   const { user_id } = parseOrThrow(CompletionsQuery, query)

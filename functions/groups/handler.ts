@@ -12,12 +12,13 @@ import { created, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
 import * as groups from '../../shared/services/groups/groups-service.ts'
-import { toGroupResource } from './representation.ts'
+import { groupSorts } from './queries.ts'
+import { toGroupMember, toGroupResource, toMembersAdded, toMembersRemoved } from './representation.ts'
 
 export const listGroups = route('GET /api/v1/groups', async ({ tenant, query }) => {
   const { search } = parseOrThrow(GroupSearchQuery, query)
   const page = paging(query)
-  const sort = sorting(query, ['name', 'created_at'] as const, { by: 'created_at', order: 'asc' })
+  const sort = sorting(query, groupSorts, { by: 'created_at', order: 'asc' })
   const { items, total } = await groups.listGroups(tenant, {
     search,
     sortBy: sort.by,
@@ -57,21 +58,13 @@ export const listMembers = route('GET /api/v1/groups/{id}/members', async ({ ten
     offset: page.offset,
     limit: page.perPage,
   })
-  const data = items.map(({ user, addedAt }) => ({
-    id: user.id,
-    email: user.email,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    role: user.role,
-    added_at: addedAt,
-  }))
-  return ok(data, listMeta(page, total))
+  return ok(items.map(toGroupMember), listMeta(page, total))
 })
 
 export const addMembers = route('POST /api/v1/groups/{id}/members', async ({ tenant, body, ...input }) => {
   const id = pathId(input, 'id', 'group', Uuid)
   const { user_ids } = parseBody(AddMembersInput, body)
-  return ok(await groups.addMembers(tenant, id, user_ids))
+  return ok(toMembersAdded(await groups.addMembers(tenant, id, user_ids)))
 })
 
 export const removeMembers = route(
@@ -79,7 +72,7 @@ export const removeMembers = route(
   async ({ tenant, body, ...input }) => {
     const id = pathId(input, 'id', 'group', Uuid)
     const { user_ids } = parseBody(RemoveMembersInput, body)
-    return ok(await groups.removeMembers(tenant, id, user_ids))
+    return ok(toMembersRemoved(await groups.removeMembers(tenant, id, user_ids)))
   },
 )
 

@@ -22,6 +22,7 @@ import { tenantServes, type Tenant } from '../../shared/domain/tenants/tenant.ts
 import * as v from 'valibot'
 import { errorFields, log } from '../../shared/log.ts'
 import { publishedJwks } from '../../shared/services/lti/lti-keys-service.ts'
+import type { JwksSchema } from './representation.ts'
 import { accountFor } from '../../shared/services/lti/lti-accounts-service.ts'
 import {
   login,
@@ -198,7 +199,7 @@ export const getJwks = publicRoute('GET /api/v1/lti/.well-known/jwks.json', asyn
   return {
     statusCode: 200,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=3600' },
-    body: JSON.stringify(await publishedJwks(tenant)),
+    body: JSON.stringify((await publishedJwks(tenant)) satisfies v.InferOutput<typeof JwksSchema>),
   }
 })
 

@@ -7,9 +7,10 @@ import { preflight } from '../../shared/http/cors.ts'
 import { ok } from '../../shared/http/responses.ts'
 import { publicRoute } from '../../shared/http/route.ts'
 import { staticHttpStack } from '../../shared/http/static-stack.ts'
+import { toPlan } from './representation.ts'
 
 export const listPlans = publicRoute('GET /api/v1/plans', async () => {
-  const result = ok(plans)
+  const result = ok(plans.map(toPlan))
   result.headers = { ...result.headers, 'cache-control': 'max-age=300' }
   return result
 })

@@ -3,6 +3,7 @@
  * free tenant and its owner; contact records a message. Both are limited per client address and
  * readable cross-origin by the corporate site (route table).
  */
+import type * as v from 'valibot'
 import { ContactInput } from '../../shared/domain/contact.ts'
 import { SignupInput } from '../../shared/domain/tenants/signup.ts'
 import { parseBody } from '../../shared/domain/validation.ts'
@@ -11,11 +12,12 @@ import { preflight } from '../../shared/http/cors.ts'
 import { envelope, created } from '../../shared/http/responses.ts'
 import { publicRoute } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
+import type { ContactReceiptSchema, SignupResultSchema } from './representation.ts'
 import { signUp, submitContact } from '../../shared/services/tenants/visitors-service.ts'
 
 export const postSignup = publicRoute('POST /api/v1/signup', async ({ body }) => {
   const { tenant, owner } = await signUp(parseBody(SignupInput, body))
-  return created({
+  const data: v.InferOutput<typeof SignupResultSchema> = {
     tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name, plan: tenant.plan, status: tenant.status },
     owner: {
       id: owner.id,
@@ -25,7 +27,8 @@ export const postSignup = publicRoute('POST /api/v1/signup', async ({ body }) =>
       role: owner.role,
     },
     portal_url: `https://${tenant.slug}.${config.serviceHost}`,
-  })
+  }
+  return created(data)
 })
 
 export const preflightSignup = publicRoute('OPTIONS /api/v1/signup', async ({ event }) =>
@@ -35,7 +38,8 @@ export const preflightSignup = publicRoute('OPTIONS /api/v1/signup', async ({ ev
 /** 202: the message is recorded; someone answers it later. */
 export const postContact = publicRoute('POST /api/v1/contact', async ({ body }) => {
   const request = await submitContact(parseBody(ContactInput, body))
-  return envelope(202, { id: request.id, received_at: request.receivedAt })
+  const data: v.InferOutput<typeof ContactReceiptSchema> = { id: request.id, received_at: request.receivedAt }
+  return envelope(202, data)
 })
 
 export const preflightContact = publicRoute('OPTIONS /api/v1/contact', async ({ event }) =>

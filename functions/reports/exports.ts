@@ -1,8 +1,10 @@
 /** Route group `reports`: export jobs (document 001, "Export jobs"); the service does the work. */
+import type * as v from 'valibot'
 import { progressPercent, type ExportJob } from '../../shared/domain/reports/export-jobs.ts'
 import { Uuid } from '../../shared/domain/validation.ts'
 import { envelope, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
+import type { ExportJobSchema, QueuedExportSchema } from './representation.ts'
 import * as exportJobs from '../../shared/services/files/export-jobs-service.ts'
 
 /**
@@ -10,7 +12,10 @@ import * as exportJobs from '../../shared/services/files/export-jobs-service.ts'
  * failed job, `download_url` only while a completed job's file exists. `truncated` says the report
  * had more rows than the 50,000 the file holds (decision 0018).
  */
-function toExportResource(job: ExportJob, download: exportJobs.ExportJobView['download']) {
+function toExportResource(
+  job: ExportJob,
+  download: exportJobs.ExportJobView['download'],
+): v.InferOutput<typeof ExportJobSchema> {
   return {
     job_id: job.id,
     status: job.status,
@@ -31,10 +36,11 @@ function toExportResource(job: ExportJob, download: exportJobs.ExportJobView['do
 
 export const queueExport = route('POST /api/v1/reports/export', async ({ tenant, body }) => {
   const { job, estimatedCompletionSeconds } = await exportJobs.queueExport(tenant, body)
-  const result = envelope(202, {
+  const data: v.InferOutput<typeof QueuedExportSchema> = {
     ...toExportResource(job, null),
     estimated_completion_seconds: estimatedCompletionSeconds,
-  })
+  }
+  const result = envelope(202, data)
   return { ...result, headers: { ...result.headers, location: `/api/v1/reports/export/${job.id}` } }
 })
 

@@ -1,5 +1,4 @@
 /** Route group `skills`: job roles, a person's roles and skills, the team matrix (document 001). */
-import * as v from 'valibot'
 import { requireCapability } from '../../shared/domain/plans/entitlements.ts'
 import {
   CreateJobRoleInput,
@@ -7,7 +6,6 @@ import {
   PutUserJobRolesInput,
   UpdateJobRoleInput,
 } from '../../shared/domain/skills/job-role.ts'
-import { skillLocales } from '../../shared/domain/skills/skill.ts'
 import type { TenantContext } from '../../shared/domain/tenants/tenant.ts'
 import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging } from '../../shared/http/list-query.ts'
@@ -17,16 +15,13 @@ import { httpStack } from '../../shared/http/stack.ts'
 import * as jobRoles from '../../shared/services/skills/job-roles-service.ts'
 import * as skills from '../../shared/services/skills/skills-service.ts'
 import { matrixRoute } from './matrix.ts'
+import { LocaleQuery } from './queries.ts'
 
 export { matrixRoute }
 import { toImportedRolesResource, toJobRoleResource, toPersonSkillsResource } from './representation.ts'
 
 /** Job roles and the person's skills: the skills-management feature (Starter and up). */
 const managed = (tenant: TenantContext) => requireCapability(tenant.plan, 'skills_management')
-
-export const LocaleQuery = v.object({
-  locale: v.optional(v.picklist(skillLocales, `must be one of ${skillLocales.join(', ')}`), 'en'),
-})
 
 export const listJobRoles = route('GET /api/v1/job-roles', async ({ tenant, query }) => {
   managed(tenant)

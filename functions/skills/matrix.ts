@@ -1,9 +1,11 @@
 /** GET /api/v1/skills/matrix: the team matrix (skills planning, Growth and up). */
+import type * as v from 'valibot'
 import { MatrixQuery } from '../../shared/domain/skills/matrix.ts'
 import { parseOrThrow } from '../../shared/domain/validation.ts'
 import { paging } from '../../shared/http/list-query.ts'
 import { envelope } from '../../shared/http/responses.ts'
 import { route } from '../../shared/http/route.ts'
+import type { MatrixMetaSchema, MatrixRowSchema } from './representation.ts'
 import { requireSkillsPlanning, teamMatrix } from '../../shared/services/skills/skills-matrix-service.ts'
 
 export const matrixRoute = route('GET /api/v1/skills/matrix', async ({ tenant, query, keyId }) => {
@@ -12,7 +14,7 @@ export const matrixRoute = route('GET /api/v1/skills/matrix', async ({ tenant, q
   const q = parseOrThrow(MatrixQuery, query, 'query')
   const page = paging(query)
   const m = await teamMatrix(tenant, q, { offset: page.offset, limit: page.perPage }, `api:${keyId}`)
-  const data = m.rows.map((r) => ({
+  const data = m.rows.map((r): v.InferOutput<typeof MatrixRowSchema> => ({
     id: r.user.id,
     user: { id: r.user.id, first_name: r.user.firstName, last_name: r.user.lastName },
     job_roles: r.jobRoles,
@@ -26,7 +28,7 @@ export const matrixRoute = route('GET /api/v1/skills/matrix', async ({ tenant, q
       pending_claim_level: c.pendingClaimLevel,
     })),
   }))
-  return envelope(200, data, {
+  const meta: v.InferOutput<typeof MatrixMetaSchema> = {
     page: page.page,
     per_page: page.perPage,
     total: m.total,
@@ -40,5 +42,6 @@ export const matrixRoute = route('GET /api/v1/skills/matrix', async ({ tenant, q
     available_columns: m.availableColumns,
     has_requirements: m.hasRequirements,
     population_truncated: m.populationTruncated,
-  })
+  }
+  return envelope(200, data, meta)
 })

@@ -1,7 +1,35 @@
-/** How a user reads over the API: list items carry the base fields, single reads the whole user. */
+/**
+ * How a user reads over the API: list items carry the base fields, single reads the whole user.
+ * The schemas are the representation's declaration: its TypeScript type is inferred from them and
+ * the OpenAPI document is generated from them (functions/docs), so the two cannot differ.
+ */
+import * as v from 'valibot'
+import { locales, userTypes, writableRoles } from '../../shared/domain/users/user.ts'
 import { CONTENT_AUTHOR_ROLE, type User } from '../../shared/domain/users/user.ts'
 
-export function toUserListItem(u: User) {
+export const UserListItemSchema = v.object({
+  id: v.string(),
+  email: v.string(),
+  first_name: v.string(),
+  last_name: v.string(),
+  role: v.picklist(writableRoles),
+  is_active: v.boolean(),
+  external_id: v.nullable(v.string()),
+  created_at: v.string(),
+})
+
+export const UserSchema = v.object({
+  ...UserListItemSchema.entries,
+  user_type: v.picklist(userTypes),
+  locale: v.picklist(locales),
+  group_ids: v.array(v.string()),
+  custom_fields: v.record(v.string(), v.unknown()),
+  custom_roles: v.array(v.object({ id: v.string(), name: v.string() })),
+  last_login_at: v.nullable(v.string()),
+  updated_at: v.string(),
+})
+
+export function toUserListItem(u: User): v.InferOutput<typeof UserListItemSchema> {
   return {
     id: u.id,
     email: u.email,
@@ -16,7 +44,7 @@ export function toUserListItem(u: User) {
 
 const customRoleNames: Record<string, string> = { [CONTENT_AUTHOR_ROLE.id]: CONTENT_AUTHOR_ROLE.name }
 
-export function toUserResource(u: User) {
+export function toUserResource(u: User): v.InferOutput<typeof UserSchema> {
   return {
     ...toUserListItem(u),
     user_type: u.userType,

@@ -3,12 +3,50 @@
  * quoted fields), UTF-8 with a BOM so spreadsheets read accents right, as a download. Cells go
  * through the exports' one cell writer, which neutralises text a spreadsheet would run as a formula.
  */
+import * as v from 'valibot'
+import { enrollmentStatuses } from '../../shared/domain/enrollments/enrollment.ts'
 import { csvDocument } from '../../shared/domain/csv/cell.ts'
 import type { HttpResult } from '../../shared/http/context.ts'
 import { envelope } from '../../shared/http/responses.ts'
 import type { Transcript, TranscriptItem } from '../../shared/services/reports/transcript-service.ts'
 
-function toItem(i: TranscriptItem) {
+const TranscriptItemSchema = v.object({
+  id: v.string(),
+  type: v.picklist(['course', 'path']),
+  item_id: v.string(),
+  title: v.string(),
+  status: v.picklist(enrollmentStatuses),
+  started_at: v.nullable(v.string()),
+  completed_at: v.nullable(v.string()),
+  due_date: v.nullable(v.string()),
+  expires_at: v.nullable(v.string()),
+  score_percent: v.nullable(v.number()),
+  time_spent_seconds: v.number(),
+  progress_percent: v.number(),
+  certificate_id: v.nullable(v.string()),
+  certificate_number: v.nullable(v.string()),
+  ceu_value: v.number(),
+  ceu_label: v.string(),
+})
+
+export const TranscriptSchema = v.object({
+  user_id: v.string(),
+  generated_at: v.string(),
+  totals: v.object({
+    completed: v.number(),
+    in_progress: v.number(),
+    time_spent_seconds: v.number(),
+    ceu_total: v.number(),
+    ceu_label: v.string(),
+    certificates: v.number(),
+  }),
+  items: v.array(TranscriptItemSchema),
+})
+
+/** The transcript's `meta`: the item count only (no paging). */
+export const TranscriptMetaSchema = v.object({ total: v.number() })
+
+function toItem(i: TranscriptItem): v.InferOutput<typeof TranscriptItemSchema> {
   return {
     id: i.id,
     type: i.type,
@@ -69,7 +107,7 @@ export function transcriptResponse(t: Transcript, format: 'json' | 'csv'): HttpR
       body: transcriptCsv(items),
     }
   }
-  const data = {
+  const data: v.InferOutput<typeof TranscriptSchema> = {
     user_id: t.userId,
     generated_at: t.generatedAt,
     totals: {
@@ -82,5 +120,6 @@ export function transcriptResponse(t: Transcript, format: 'json' | 'csv'): HttpR
     },
     items,
   }
-  return envelope(200, data, { total: items.length })
+  const meta: v.InferOutput<typeof TranscriptMetaSchema> = { total: items.length }
+  return envelope(200, data, meta)
 }

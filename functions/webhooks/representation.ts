@@ -1,7 +1,28 @@
 /** A webhook delivery as the API and the CLI show it: the exact payload sent, and what came back. */
-import type { WebhookDelivery } from '../../shared/domain/webhooks/webhook.ts'
+import * as v from 'valibot'
+import { eventTypes } from '../../shared/domain/events.ts'
+import { deliveryStatuses, type WebhookDelivery } from '../../shared/domain/webhooks/webhook.ts'
 
-export function toDeliveryResource(d: WebhookDelivery) {
+export const DeliverySchema = v.object({
+  id: v.string(),
+  endpoint_id: v.string(),
+  event: v.picklist(eventTypes),
+  event_id: v.string(),
+  status: v.picklist(deliveryStatuses),
+  http_status: v.nullable(v.number()),
+  attempts: v.number(),
+  reason: v.nullable(v.string()),
+  response_body: v.nullable(v.string()),
+  payload: v.pipe(
+    v.string(),
+    v.description('The exact bytes signed and sent (a JSON envelope, as a string)'),
+  ),
+  retry_of: v.nullable(v.string()),
+  created_at: v.string(),
+  updated_at: v.string(),
+})
+
+export function toDeliveryResource(d: WebhookDelivery): v.InferOutput<typeof DeliverySchema> {
   return {
     id: d.id,
     endpoint_id: d.endpointId,

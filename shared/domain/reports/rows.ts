@@ -1,69 +1,80 @@
 /**
  * The five reports' rows, field for field as document 001 lists them ("Report rows"), and their
- * columns in that order: the JSON rows and the export files share this one declaration.
+ * columns in that order: the JSON rows, the export files and the OpenAPI document share this one
+ * declaration (the row types are inferred from the schemas).
  */
+import * as v from 'valibot'
 
-export interface CompletionRow {
-  readonly enrollment_id: string
-  readonly user_id: string
-  readonly course_id: string
-  readonly course_title: string
-  readonly completed_at: string
-  readonly language: string
-  readonly score: number | null
-  readonly pass_fail: 'pass' | 'fail' | null
-  readonly time_spent_seconds: number
-  readonly certificate_id: string | null
-}
+const nullableString = v.nullable(v.string())
+const nullableNumber = v.nullable(v.number())
 
-export interface EnrollmentRow {
-  readonly enrollment_id: string
-  readonly user_id: string
-  readonly course_id: string
-  readonly course_title: string
-  readonly status: string
-  readonly enrolled_at: string
-  readonly due_date: string | null
-  readonly completed_at: string | null
-  readonly source: 'native' | 'import'
-  readonly language: string
-}
+export const CompletionRowSchema = v.object({
+  enrollment_id: v.string(),
+  user_id: v.string(),
+  course_id: v.string(),
+  course_title: v.string(),
+  completed_at: v.string(),
+  language: v.string(),
+  score: nullableNumber,
+  pass_fail: v.nullable(v.picklist(['pass', 'fail'])),
+  time_spent_seconds: v.number(),
+  certificate_id: nullableString,
+})
+export type CompletionRow = v.InferOutput<typeof CompletionRowSchema>
 
-export type ComplianceStatus = 'compliant' | 'non_compliant' | 'expiring_soon'
+export const EnrollmentRowSchema = v.object({
+  enrollment_id: v.string(),
+  user_id: v.string(),
+  course_id: v.string(),
+  course_title: v.string(),
+  status: v.string(),
+  enrolled_at: v.string(),
+  due_date: nullableString,
+  completed_at: nullableString,
+  source: v.picklist(['native', 'import']),
+  language: v.string(),
+})
+export type EnrollmentRow = v.InferOutput<typeof EnrollmentRowSchema>
 
-export interface ComplianceRow {
-  readonly user_id: string
-  readonly course_id: string
-  readonly course_title: string
-  readonly compliance_status: ComplianceStatus
-  readonly last_completion_date: string | null
-  readonly certificate_expires_at: string | null
-  readonly days_until_expiry: number | null
-}
+export const complianceStatuses = ['compliant', 'non_compliant', 'expiring_soon'] as const
+export type ComplianceStatus = (typeof complianceStatuses)[number]
 
-export interface UserActivityRow {
-  readonly user_id: string
-  readonly last_login_at: string | null
+export const ComplianceRowSchema = v.object({
+  user_id: v.string(),
+  course_id: v.string(),
+  course_title: v.string(),
+  compliance_status: v.picklist(complianceStatuses),
+  last_completion_date: nullableString,
+  certificate_expires_at: nullableString,
+  days_until_expiry: nullableNumber,
+})
+export type ComplianceRow = v.InferOutput<typeof ComplianceRowSchema>
+
+export const UserActivityRowSchema = v.object({
+  user_id: v.string(),
+  last_login_at: nullableString,
   /** Logins are not counted (only the last one is kept): always null, as the spec says. */
-  readonly total_logins: null
-  readonly total_time_spent_seconds: number
-  readonly courses_started: number
-  readonly courses_completed: number
-  readonly period_start: string
-  readonly period_end: string
-}
+  total_logins: v.null(),
+  total_time_spent_seconds: v.number(),
+  courses_started: v.number(),
+  courses_completed: v.number(),
+  period_start: v.string(),
+  period_end: v.string(),
+})
+export type UserActivityRow = v.InferOutput<typeof UserActivityRowSchema>
 
-export interface CoursePerformanceRow {
-  readonly course_id: string
-  readonly course_title: string
-  readonly total_enrollments: number
-  readonly completions: number
-  readonly completion_rate_percent: number | null
-  readonly average_score: number | null
-  readonly pass_rate_percent: number | null
-  readonly average_time_to_complete_seconds: number | null
-  readonly drop_off_rate_percent: number | null
-}
+export const CoursePerformanceRowSchema = v.object({
+  course_id: v.string(),
+  course_title: v.string(),
+  total_enrollments: v.number(),
+  completions: v.number(),
+  completion_rate_percent: nullableNumber,
+  average_score: nullableNumber,
+  pass_rate_percent: nullableNumber,
+  average_time_to_complete_seconds: nullableNumber,
+  drop_off_rate_percent: nullableNumber,
+})
+export type CoursePerformanceRow = v.InferOutput<typeof CoursePerformanceRowSchema>
 
 export const reportTypes = [
   'completions',

@@ -1,0 +1,524 @@
+/**
+ * What the OpenAPI document says of each route, declared once per route key: its summary and tag,
+ * the valibot schemas the handler validates its query and body with, and the schemas its answers
+ * are built from (the representations' types are inferred from them). The document is generated
+ * from these rows and the route table (openapi-document.ts), which refuses a public route without
+ * a row here, or a row without a route.
+ */
+import * as v from 'valibot'
+import { ContactInput } from '../../shared/domain/contact.ts'
+import {
+  CreateCourseInput,
+  courseSorts,
+  ListCoursesFilters,
+  UpdateCourseInput,
+} from '../../shared/domain/courses/course.ts'
+import { AddModuleInput } from '../../shared/domain/courses/module.ts'
+import {
+  BulkEnrollmentInput,
+  CourseEnrollmentInput,
+  CreateEnrollmentInput,
+  enrollmentSorts,
+  ListEnrollmentsFilters,
+  UpdateEnrollmentInput,
+} from '../../shared/domain/enrollments/enrollment.ts'
+import {
+  AddMembersInput,
+  CreateGroupInput,
+  GroupSearchQuery,
+  RemoveMembersInput,
+  UpdateGroupInput,
+} from '../../shared/domain/groups/group.ts'
+import { ExportJobInput } from '../../shared/domain/reports/export-jobs.ts'
+import {
+  ComplianceFilters,
+  completionSorts,
+  CompletionsFilters,
+  CoursePerformanceFilters,
+  enrollmentReportSorts,
+  EnrollmentsFilters,
+  UserActivityFilters,
+} from '../../shared/domain/reports/queries.ts'
+import {
+  ComplianceRowSchema,
+  CompletionRowSchema,
+  CoursePerformanceRowSchema,
+  EnrollmentRowSchema,
+  UserActivityRowSchema,
+} from '../../shared/domain/reports/rows.ts'
+import {
+  CreateJobRoleInput,
+  JobRoleListQuery,
+  PutUserJobRolesInput,
+  UpdateJobRoleInput,
+} from '../../shared/domain/skills/job-role.ts'
+import { MatrixQuery } from '../../shared/domain/skills/matrix.ts'
+import { SignupInput } from '../../shared/domain/tenants/signup.ts'
+import { CreateUserInput, UpdateUserInput } from '../../shared/domain/users/user-schemas.ts'
+import { ListDeliveriesFilters } from '../../shared/domain/webhooks/webhook.ts'
+import { CourseEnrollmentsQuery } from '../courses/queries.ts'
+import { CourseSchema, CourseListItemSchema, ModuleSchema } from '../courses/representation.ts'
+import { CompletionsQuery } from '../enrollments/queries.ts'
+import {
+  BulkResultSchema,
+  CompletionSchema,
+  CourseEnrollmentItemSchema,
+  EnrollmentSchema,
+  ProgressSchema,
+} from '../enrollments/representation.ts'
+import { groupSorts } from '../groups/queries.ts'
+import {
+  GroupMemberSchema,
+  GroupSchema,
+  MembersAddedSchema,
+  MembersRemovedSchema,
+} from '../groups/representation.ts'
+import { PlanSchema } from '../plans/representation.ts'
+import { ContactReceiptSchema, SignupResultSchema } from '../public/representation.ts'
+import { ExportJobSchema, QueuedExportSchema } from '../reports/representation.ts'
+import { LocaleQuery } from '../skills/queries.ts'
+import {
+  ImportedRolesSchema,
+  JobRoleSchema,
+  MatrixMetaSchema,
+  MatrixRowSchema,
+  PersonSkillsSchema,
+} from '../skills/representation.ts'
+import { ListUsersFilters, TranscriptQuery, userSorts } from '../users/list-users-query.ts'
+import { UserListItemSchema, UserSchema } from '../users/representation.ts'
+import { TranscriptMetaSchema, TranscriptSchema } from '../users/transcript.ts'
+import { DeliverySchema } from '../webhooks/representation.ts'
+import { JwksSchema } from '../lti/representation.ts'
+
+type Schema = v.GenericSchema
+
+/** One answer of a route: the envelope around `data` (and `meta`), or a body of another kind. */
+export type Answer =
+  | { readonly kind: 'data'; readonly data: Schema | 'openapi'; readonly meta?: Schema | 'list' }
+  | { readonly kind: 'bare-json'; readonly schema: Schema | 'openapi' }
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'redirect' }
+  | { readonly kind: 'html' }
+  | { readonly kind: 'csv-or-data'; readonly data: Schema; readonly meta: Schema }
+
+export interface OperationDoc {
+  readonly summary: string
+  readonly tag: string
+  readonly description?: string
+  readonly query?: Schema
+  /** The list conventions: `page`, `per_page`, and `meta {page, per_page, total}` on the answer. */
+  readonly paged?: true
+  readonly sorts?: readonly string[]
+  readonly body?: Schema
+  /** A body example shown in the document (request bodies are validated by `body`). */
+  readonly example?: Record<string, unknown>
+  /** Success answers by status code. */
+  readonly answers: Readonly<Record<number, Answer>>
+  /** Error statuses beyond the ones every route of its kind can answer (see openapi-document.ts). */
+  readonly errors?: readonly number[]
+}
+
+const one = (data: Schema): Answer => ({ kind: 'data', data })
+const list = (item: Schema): Answer => ({ kind: 'data', data: v.array(item), meta: 'list' })
+const empty: Answer = { kind: 'empty' }
+const html: Answer = { kind: 'html' }
+const redirect: Answer = { kind: 'redirect' }
+
+const USER_ID = '8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10'
+const COURSE_ID = '0f6b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d'
+
+export const operations: Readonly<Record<string, OperationDoc>> = {
+  'GET /api/v1/plans': { summary: 'List the plans', tag: 'Plans', answers: { 200: list(PlanSchema) } },
+  'GET /api/v1/docs': {
+    summary: 'The API description, in the envelope',
+    tag: 'Docs',
+    description: 'The same document as /api/v1/openapi.json, as `data` of the envelope.',
+    answers: { 200: { kind: 'data', data: 'openapi' } },
+  },
+  'GET /api/v1/openapi.json': {
+    summary: 'The OpenAPI document',
+    tag: 'Docs',
+    description: 'This document, unwrapped: generate a client from it.',
+    answers: { 200: { kind: 'bare-json', schema: 'openapi' } },
+  },
+  'POST /api/v1/signup': {
+    summary: 'Sign up for a free tenant',
+    tag: 'Public',
+    body: SignupInput,
+    answers: { 201: one(SignupResultSchema) },
+    errors: [409, 422],
+  },
+  'POST /api/v1/contact': {
+    summary: 'Send a message to sales',
+    tag: 'Public',
+    body: ContactInput,
+    answers: { 202: one(ContactReceiptSchema) },
+  },
+
+  'GET /api/v1/users': {
+    summary: 'List users',
+    tag: 'Users',
+    query: ListUsersFilters,
+    paged: true,
+    sorts: userSorts,
+    answers: { 200: list(UserListItemSchema) },
+  },
+  'POST /api/v1/users': {
+    summary: 'Create a user',
+    tag: 'Users',
+    body: CreateUserInput,
+    example: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', role: 'learner' },
+    answers: { 201: one(UserSchema) },
+    errors: [409, 422],
+  },
+  'GET /api/v1/users/{id}': { summary: 'Get a user', tag: 'Users', answers: { 200: one(UserSchema) } },
+  'PATCH /api/v1/users/{id}': {
+    summary: 'Update a user',
+    tag: 'Users',
+    body: UpdateUserInput,
+    example: { first_name: 'Augusta' },
+    answers: { 200: one(UserSchema) },
+    errors: [409, 422],
+  },
+  'DELETE /api/v1/users/{id}': {
+    summary: 'Deactivate a user',
+    tag: 'Users',
+    answers: { 204: empty },
+    errors: [409, 422],
+  },
+  'GET /api/v1/users/{id}/transcript': {
+    summary: "A user's transcript",
+    tag: 'Users',
+    description: 'JSON in the envelope, or `format=csv` for an RFC 4180 file (UTF-8 with a BOM).',
+    query: TranscriptQuery,
+    answers: { 200: { kind: 'csv-or-data', data: TranscriptSchema, meta: TranscriptMetaSchema } },
+  },
+
+  'GET /api/v1/groups': {
+    summary: 'List groups',
+    tag: 'Groups',
+    query: GroupSearchQuery,
+    paged: true,
+    sorts: groupSorts,
+    answers: { 200: list(GroupSchema) },
+  },
+  'POST /api/v1/groups': {
+    summary: 'Create a group',
+    tag: 'Groups',
+    body: CreateGroupInput,
+    example: { name: 'Night shift' },
+    answers: { 201: one(GroupSchema) },
+    errors: [409, 422],
+  },
+  'GET /api/v1/groups/{id}': { summary: 'Get a group', tag: 'Groups', answers: { 200: one(GroupSchema) } },
+  'PATCH /api/v1/groups/{id}': {
+    summary: 'Update a group',
+    tag: 'Groups',
+    body: UpdateGroupInput,
+    answers: { 200: one(GroupSchema) },
+    errors: [409, 422],
+  },
+  'DELETE /api/v1/groups/{id}': {
+    summary: 'Delete a group',
+    tag: 'Groups',
+    answers: { 204: empty },
+    errors: [409],
+  },
+  'GET /api/v1/groups/{id}/members': {
+    summary: "List a group's members",
+    tag: 'Groups',
+    query: GroupSearchQuery,
+    paged: true,
+    answers: { 200: list(GroupMemberSchema) },
+  },
+  'POST /api/v1/groups/{id}/members': {
+    summary: 'Add members to a group',
+    tag: 'Groups',
+    body: AddMembersInput,
+    example: { user_ids: [USER_ID] },
+    answers: { 200: one(MembersAddedSchema) },
+    errors: [409, 422],
+  },
+  'DELETE /api/v1/groups/{id}/members': {
+    summary: 'Remove members from a group',
+    tag: 'Groups',
+    body: RemoveMembersInput,
+    answers: { 200: one(MembersRemovedSchema) },
+    errors: [409, 422],
+  },
+
+  'GET /api/v1/courses': {
+    summary: 'List courses',
+    tag: 'Courses',
+    query: ListCoursesFilters,
+    paged: true,
+    sorts: courseSorts,
+    answers: { 200: list(CourseListItemSchema) },
+  },
+  'POST /api/v1/courses': {
+    summary: 'Create a course',
+    tag: 'Courses',
+    body: CreateCourseInput,
+    example: { title: 'Fire safety' },
+    answers: { 201: one(CourseSchema) },
+    errors: [409, 422],
+  },
+  'GET /api/v1/courses/{id}': {
+    summary: 'Get a course',
+    tag: 'Courses',
+    answers: { 200: one(CourseSchema) },
+  },
+  'PATCH /api/v1/courses/{id}': {
+    summary: 'Update a course',
+    tag: 'Courses',
+    body: UpdateCourseInput,
+    example: { status: 'published' },
+    answers: { 200: one(CourseSchema) },
+    errors: [409, 422],
+  },
+  'DELETE /api/v1/courses/{id}': {
+    summary: 'Archive a course',
+    tag: 'Courses',
+    answers: { 204: empty },
+    errors: [409, 422],
+  },
+  'GET /api/v1/courses/{id}/modules': {
+    summary: "List a course's modules",
+    tag: 'Courses',
+    answers: { 200: one(v.array(ModuleSchema)) },
+  },
+  'POST /api/v1/courses/{id}/modules': {
+    summary: 'Add a module to a course',
+    tag: 'Courses',
+    body: AddModuleInput,
+    example: { title: 'Evacuation routes', module_type: 'video' },
+    answers: { 201: one(ModuleSchema) },
+    errors: [409, 422],
+  },
+  'GET /api/v1/courses/{id}/enrollments': {
+    summary: "List a course's enrollments",
+    tag: 'Courses',
+    query: CourseEnrollmentsQuery,
+    paged: true,
+    answers: { 200: list(CourseEnrollmentItemSchema) },
+  },
+  'POST /api/v1/courses/{id}/enrollments': {
+    summary: 'Enroll a user in a course',
+    tag: 'Courses',
+    body: CourseEnrollmentInput,
+    example: { user_id: USER_ID },
+    answers: { 201: one(EnrollmentSchema) },
+    errors: [409, 422],
+  },
+
+  'GET /api/v1/enrollments': {
+    summary: 'List enrollments',
+    tag: 'Enrollments',
+    query: ListEnrollmentsFilters,
+    paged: true,
+    sorts: enrollmentSorts,
+    answers: { 200: list(EnrollmentSchema) },
+  },
+  'POST /api/v1/enrollments': {
+    summary: 'Enroll a user',
+    tag: 'Enrollments',
+    body: CreateEnrollmentInput,
+    example: { user_id: USER_ID, course_id: COURSE_ID, due_date: '2026-12-31T00:00:00Z' },
+    answers: { 201: one(EnrollmentSchema) },
+    errors: [409, 422],
+  },
+  'POST /api/v1/enrollments/bulk': {
+    summary: 'Enroll up to 500 users at once',
+    tag: 'Enrollments',
+    description: '201 when every row is enrolled; 207 with the refused rows otherwise.',
+    body: BulkEnrollmentInput,
+    example: { enrollments: [{ user_id: USER_ID, course_id: COURSE_ID }] },
+    answers: { 201: one(BulkResultSchema), 207: one(BulkResultSchema) },
+    errors: [422],
+  },
+  'GET /api/v1/enrollments/{id}': {
+    summary: 'Get an enrollment',
+    tag: 'Enrollments',
+    answers: { 200: one(EnrollmentSchema) },
+  },
+  'PATCH /api/v1/enrollments/{id}': {
+    summary: "Change an enrollment's due date",
+    tag: 'Enrollments',
+    body: UpdateEnrollmentInput,
+    answers: { 200: one(EnrollmentSchema) },
+    errors: [409, 422],
+  },
+  'DELETE /api/v1/enrollments/{id}': {
+    summary: 'Drop an enrollment',
+    tag: 'Enrollments',
+    answers: { 204: empty },
+    errors: [409, 422],
+  },
+  'GET /api/v1/enrollments/{id}/progress': {
+    summary: "An enrollment's progress",
+    tag: 'Enrollments',
+    answers: { 200: one(ProgressSchema) },
+  },
+  'GET /api/v1/completions': {
+    summary: 'List completions',
+    tag: 'Enrollments',
+    query: CompletionsQuery,
+    paged: true,
+    answers: { 200: list(CompletionSchema) },
+  },
+
+  'GET /api/v1/job-roles': {
+    summary: 'List job roles',
+    tag: 'Skills',
+    query: JobRoleListQuery,
+    paged: true,
+    answers: { 200: list(JobRoleSchema) },
+  },
+  'POST /api/v1/job-roles': {
+    summary: 'Create a job role',
+    tag: 'Skills',
+    body: CreateJobRoleInput,
+    example: { name: 'Forklift operator' },
+    answers: { 201: one(JobRoleSchema) },
+    errors: [409, 422],
+  },
+  'GET /api/v1/job-roles/{id}': {
+    summary: 'Get a job role',
+    tag: 'Skills',
+    answers: { 200: one(JobRoleSchema) },
+  },
+  'PATCH /api/v1/job-roles/{id}': {
+    summary: 'Update a job role',
+    tag: 'Skills',
+    body: UpdateJobRoleInput,
+    answers: { 200: one(JobRoleSchema) },
+    errors: [409, 422],
+  },
+  'PUT /api/v1/users/{id}/job-roles': {
+    summary: "Replace a user's imported job roles",
+    tag: 'Skills',
+    body: PutUserJobRolesInput,
+    example: { job_role_ids: [] },
+    answers: { 200: one(ImportedRolesSchema) },
+    errors: [409, 422],
+  },
+  'GET /api/v1/users/{id}/skills': {
+    summary: "A user's skills",
+    tag: 'Skills',
+    query: LocaleQuery,
+    answers: { 200: one(PersonSkillsSchema) },
+  },
+  'GET /api/v1/skills/matrix': {
+    summary: 'The team skills matrix',
+    tag: 'Skills',
+    query: MatrixQuery,
+    paged: true,
+    answers: { 200: { kind: 'data', data: v.array(MatrixRowSchema), meta: MatrixMetaSchema } },
+  },
+
+  'GET /api/v1/reports/completions': {
+    summary: 'Completions report',
+    tag: 'Reports',
+    query: CompletionsFilters,
+    paged: true,
+    sorts: completionSorts,
+    answers: { 200: list(CompletionRowSchema) },
+  },
+  'GET /api/v1/reports/enrollments': {
+    summary: 'Enrollments report',
+    tag: 'Reports',
+    query: EnrollmentsFilters,
+    paged: true,
+    sorts: enrollmentReportSorts,
+    answers: { 200: list(EnrollmentRowSchema) },
+  },
+  'GET /api/v1/reports/compliance': {
+    summary: 'Compliance report',
+    tag: 'Reports',
+    query: ComplianceFilters,
+    paged: true,
+    answers: { 200: list(ComplianceRowSchema) },
+  },
+  'GET /api/v1/reports/users/activity': {
+    summary: 'User activity report',
+    tag: 'Reports',
+    query: UserActivityFilters,
+    paged: true,
+    answers: { 200: list(UserActivityRowSchema) },
+  },
+  'GET /api/v1/reports/courses/performance': {
+    summary: 'Course performance report',
+    tag: 'Reports',
+    query: CoursePerformanceFilters,
+    paged: true,
+    answers: { 200: list(CoursePerformanceRowSchema) },
+  },
+  'POST /api/v1/reports/export': {
+    summary: 'Queue a report export',
+    tag: 'Reports',
+    body: ExportJobInput,
+    example: { report_type: 'completions', format: 'csv' },
+    answers: { 202: one(QueuedExportSchema) },
+    errors: [422],
+  },
+  'GET /api/v1/reports/export/{id}': {
+    summary: 'Get an export job',
+    tag: 'Reports',
+    answers: { 200: one(ExportJobSchema) },
+  },
+
+  'GET /api/v1/webhooks/deliveries': {
+    summary: 'List webhook deliveries',
+    tag: 'Webhooks',
+    query: ListDeliveriesFilters,
+    paged: true,
+    answers: { 200: list(DeliverySchema) },
+  },
+  'GET /api/v1/webhooks/deliveries/{id}': {
+    summary: 'Get a webhook delivery',
+    tag: 'Webhooks',
+    answers: { 200: one(DeliverySchema) },
+  },
+  'POST /api/v1/webhooks/deliveries/{id}/retry': {
+    summary: 'Retry a webhook delivery now',
+    tag: 'Webhooks',
+    answers: { 201: one(DeliverySchema) },
+    errors: [409, 422],
+  },
+
+  'GET /api/v1/lti/login': {
+    summary: 'LTI 1.3 login initiation',
+    tag: 'LTI',
+    description: "The platform's OIDC third-party login: redirects to the platform's authorization endpoint.",
+    answers: { 302: redirect },
+  },
+  'POST /api/v1/lti/login': {
+    summary: 'LTI 1.3 login initiation (form post)',
+    tag: 'LTI',
+    answers: { 302: redirect },
+  },
+  'POST /api/v1/lti/launch': {
+    summary: 'LTI 1.3 resource link launch',
+    tag: 'LTI',
+    description: 'The platform posts the signed `id_token`; the learner is redirected to the course page.',
+    answers: { 302: redirect },
+  },
+  'POST /api/v1/lti/deep-link': {
+    summary: 'LTI deep linking request',
+    tag: 'LTI',
+    answers: { 200: html },
+  },
+  'GET /api/v1/lti/.well-known/jwks.json': {
+    summary: "The tool's public keys",
+    tag: 'LTI',
+    answers: { 200: { kind: 'bare-json', schema: JwksSchema } },
+  },
+  'GET /learn/{id}': { summary: "A learner's course page", tag: 'Learner pages', answers: { 200: html } },
+  'POST /learn/{id}': {
+    summary: 'Enrol or complete a module from the course page',
+    tag: 'Learner pages',
+    answers: { 303: redirect },
+  },
+  'GET /catalog': { summary: "The learner's catalog page", tag: 'Learner pages', answers: { 200: html } },
+  'GET /login': { summary: 'The sign-in page', tag: 'Learner pages', answers: { 200: html } },
+}
