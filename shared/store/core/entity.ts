@@ -166,6 +166,8 @@ export interface EntityOptions<V, C> {
   readonly key: (context: C, value: V) => Key
   /** Attributes derived from the value: index keys, search text. Rewritten with every change. */
   readonly derived?: (context: C, value: V) => Item
+  /** The name a malformed item is reported with when it is not the type: kinds sharing one reader. */
+  readonly reportAs?: string
 }
 
 export interface Entity<F extends Fields, C> {
@@ -204,7 +206,7 @@ export function defineEntity<F extends Fields, C>(
   return {
     type,
     fields,
-    decode: (item) => decodeItem(type, schema, item),
+    decode: (item) => decodeItem(options.reportAs ?? type, schema, item),
     encode,
     key: options.key,
     derived,

@@ -20,7 +20,8 @@ import {
   updateOrCurrent,
   type Item,
 } from '../core/db.ts'
-import { decodeItem, nullable, withDefault, type ItemSchema } from '../core/decode.ts'
+import { decodeItem, nullable, withDefault } from '../core/decode.ts'
+import { field, type Field, type ValueOf } from '../core/entity.ts'
 import {
   cond,
   conditionExpression,
@@ -36,77 +37,54 @@ export const LOG_RETENTION_SECONDS = 90 * 86_400
 const CLAIMED = 'claimed'
 const RECORDED = 'recorded'
 
-/** What every row of a delivery log says about its attempts. */
-export interface LoggedAttempts {
-  readonly id: string
-  readonly status: 'pending' | 'delivered' | 'failed'
-  readonly attempts: number
-  readonly httpStatus: number | null
-  readonly reason: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-  /** The outcome of attempt `attempts` is recorded (see shared/domain/attempts.ts). */
-  readonly attemptRecorded: boolean
+/**
+ * The outcome of attempt `attempts` is recorded (see shared/domain/attempts.ts). Rows from before
+ * claims had states have none: they count as recorded, as a new row does.
+ */
+const attemptRecorded: Field<boolean> = {
+  attribute: 'attempt_state',
+  schema: v.optional(
+    v.pipe(
+      v.picklist([CLAIMED, RECORDED]),
+      v.transform((state) => state !== CLAIMED),
+    ),
+    RECORDED,
+  ),
+  write: (recorded) => (recorded ? undefined : CLAIMED),
 }
+
+/**
+ * The attempt fields every log kind's declaration starts from. The HTTP status and reason stay
+ * stored as null while there are none: outcomes and re-queues set them so.
+ */
+export const attemptFields = {
+  id: field('id', v.string()),
+  status: field('status', v.picklist(['pending', 'delivered', 'failed'])),
+  attempts: field('attempts', withDefault(v.number(), 0)),
+  httpStatus: field('http_status', nullable(v.number())),
+  reason: field('reason', nullable(v.string())),
+  createdAt: field('created_at', v.string()),
+  updatedAt: field('updated_at', v.string()),
+  attemptRecorded,
+}
+
+/** What every row of a delivery log says about its attempts. */
+export type LoggedAttempts = ValueOf<typeof attemptFields>
 
 /** What an attempt came to, as every log records it. */
 export type LoggedOutcome = Pick<LoggedAttempts, 'status' | 'httpStatus' | 'reason'>
 
-/** The stored attempt columns: the schema entries a log kind's item schema starts from. */
-export const attemptColumns = {
-  id: v.string(),
-  status: v.picklist(['pending', 'delivered', 'failed']),
-  attempts: withDefault(v.number(), 0),
-  http_status: nullable(v.number()),
-  reason: nullable(v.string()),
-  created_at: v.string(),
-  updated_at: v.string(),
-  // Rows from before claims had states have none: they count as recorded.
-  attempt_state: v.optional(v.picklist([CLAIMED, RECORDED])),
-}
-
-type AttemptColumns = v.InferOutput<v.ObjectSchema<typeof attemptColumns, undefined>>
-
-/** The attempt fields of a decoded item. */
-export function loggedAttemptsOf(item: AttemptColumns): LoggedAttempts {
-  return {
-    id: item.id,
-    status: item.status,
-    attempts: item.attempts,
-    httpStatus: item.http_status,
-    reason: item.reason,
-    createdAt: item.created_at,
-    updatedAt: item.updated_at,
-    attemptRecorded: item.attempt_state !== CLAIMED,
+/** One kind of row: its declaration (attemptFields and its own), where it lives, what an outcome adds. */
+export interface LogKind<Row extends LoggedAttempts, O extends LoggedOutcome> {
+  /** A declaration of the row, or one adapted to a domain type that nests some of its fields. */
+  readonly entity: {
+    readonly type: string
+    decode(item: Item): Row
+    item(tenant: TenantContext, row: Row): Item
   }
-}
-
-/** The attempt columns of a new row, its expiry included. */
-function attemptItemOf(row: LoggedAttempts): Item {
-  return {
-    id: row.id,
-    status: row.status,
-    attempts: row.attempts,
-    http_status: row.httpStatus,
-    reason: row.reason,
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-    [TTL_ATTRIBUTE]: Math.floor(Date.parse(row.createdAt) / 1000) + LOG_RETENTION_SECONDS,
-  }
-}
-
-/** One kind of row: where it lives and what it adds to the attempt columns. */
-export interface LogKind<Row extends LoggedAttempts, O extends LoggedOutcome, S extends ItemSchema> {
-  /** The item's `type`, and the entity a malformed item is reported as. */
-  readonly entity: string
   readonly key: (tenant: TenantContext, id: string) => Key
   /** The sort-key prefix of every row of the tenant. */
   readonly prefix: string
-  /** The whole item: `attemptColumns` and the kind's own. */
-  readonly schema: S
-  readonly toRow: (item: v.InferOutput<S>) => Row
-  /** The kind's own attributes of a new row (index attributes included). */
-  readonly ownItem: (tenant: TenantContext, row: Row) => Item
   /** The kind's own attributes an outcome sets besides status, HTTP status and reason. */
   readonly ownOutcome?: (outcome: O) => Item
 }
@@ -120,10 +98,6 @@ export interface Requeue {
   readonly add?: Readonly<Record<string, number>>
 }
 
-/**
- * The operations of one log kind: pure parameter builders (`params`, command inputs without the
- * table name) and the thin sends over them.
- */
 /**
  * Attempt `attempt` may be taken: nobody has, or its claimer's lease ran out before an outcome was
  * recorded; never for a duplicate, a live claim or a finished row.
@@ -142,20 +116,20 @@ function claimable(attempt: number, at: string): Condition {
   )
 }
 
-export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome, S extends ItemSchema>(
-  kind: LogKind<Row, O, S>,
-) {
-  /** A row's attributes besides its key. */
-  const rowAttributes = (tenant: TenantContext, row: Row): Item => ({
-    type: kind.entity,
-    ...attemptItemOf(row),
-    ...kind.ownItem(tenant, row),
+/**
+ * The operations of one log kind: pure parameter builders (`params`, command inputs without the
+ * table name) and the thin sends over them.
+ */
+export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome>(kind: LogKind<Row, O>) {
+  /** The whole item of a row, its expiry included. */
+  const rowItem = (tenant: TenantContext, row: Row): Item => ({
+    ...kind.entity.item(tenant, row),
+    [TTL_ATTRIBUTE]: Math.floor(Date.parse(row.createdAt) / 1000) + LOG_RETENTION_SECONDS,
   })
   const params = {
     /** A new row, written only if absent (a relayed event may be fanned out twice). */
     insert: (tenant: TenantContext, row: Row) => {
-      const Item: Item = { ...kind.key(tenant, row.id), ...rowAttributes(tenant, row) }
-      return { Item, ...conditionExpression(cond.notExists()) }
+      return { Item: rowItem(tenant, row), ...conditionExpression(cond.notExists()) }
     },
 
     /** Strongly consistent: a worker must see the attempt its predecessor recorded. */
@@ -188,7 +162,7 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
      * copy of the message that takes over a claim writes the same.
      */
     claimNew: (tenant: TenantContext, row: Row, at: string) => {
-      const item = rowAttributes(tenant, row)
+      const item = withoutKey(rowItem(tenant, row))
       return {
         Key: kind.key(tenant, row.id),
         ...updateExpression(
@@ -238,7 +212,7 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
     delete: (tenant: TenantContext, id: string) => ({ Key: kind.key(tenant, id) }),
   }
 
-  const decode = (item: Item): Row => kind.toRow(decodeItem(kind.entity, kind.schema, item))
+  const decode = (item: Item): Row => kind.entity.decode(item)
 
   return {
     params,
@@ -296,7 +270,7 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
     /** Deletes every row that passes `filter` (reading keys only). @returns how many. */
     deleteWhere: async (tenant: TenantContext, filter: Condition): Promise<number> => {
       const items = await queryUpTo(params.list(tenant, filter, ['pk', 'sk']), Number.POSITIVE_INFINITY)
-      const rowKeys = items.map((item) => decodeItem(kind.entity, StoredKey, item))
+      const rowKeys = items.map((item) => decodeItem(kind.entity.type, StoredKey, item))
       await batchDelete(rowKeys)
       return rowKeys.length
     },
@@ -304,3 +278,6 @@ export function deliveryLog<Row extends LoggedAttempts, O extends LoggedOutcome,
 }
 
 const StoredKey = v.object({ pk: v.string(), sk: v.string() })
+
+/** An item's attributes without its key, which an update may not set. */
+const withoutKey = ({ pk: _pk, sk: _sk, ...attributes }: Item): Item => attributes

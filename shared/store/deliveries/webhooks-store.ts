@@ -15,7 +15,7 @@ import {
 import { conditionally, getItem, putItem, queryAll, queryCount, queryUpTo, updateItem } from '../core/db.ts'
 import { nullable } from '../core/decode.ts'
 import { defineEntity, field } from '../core/entity.ts'
-import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
+import { attemptFields, deliveryLog } from './delivery-log.ts'
 import {
   cond,
   conditionExpression,
@@ -90,43 +90,32 @@ export function deleteEndpoint(tenant: TenantContext, id: string, at: string): P
 /** What one attempt came to, recorded on the delivery. */
 export type DeliveryOutcome = Pick<WebhookDelivery, 'status' | 'httpStatus' | 'responseBody' | 'reason'>
 
-const DeliveryItem = v.object({
-  ...attemptColumns,
-  endpoint_id: v.string(),
-  event_id: v.string(),
-  event: v.picklist(eventCatalog),
-  response_body: nullable(v.string()),
-  payload: v.string(),
-  envelope_id: v.string(),
-  retry_of: nullable(v.string()),
-})
+/** Response body and retry-of stay stored as null while there are none, as outcomes set them. */
+const deliveryEntity = defineEntity(
+  'webhook_delivery',
+  {
+    ...attemptFields,
+    endpointId: field('endpoint_id', v.string()),
+    eventId: field('event_id', v.string()),
+    event: field('event', v.picklist(eventCatalog)),
+    responseBody: field('response_body', nullable(v.string())),
+    payload: field('payload', v.string()),
+    envelopeId: field('envelope_id', v.string()),
+    retryOf: field('retry_of', nullable(v.string())),
+  },
+  {
+    key: (tenant: TenantContext, d) => keys.webhookDelivery(tenant, d.id),
+    derived: (tenant, d) => ({
+      [byCreated.pk]: keys.webhookDeliveriesIndexPk(tenant),
+      [byCreated.sk]: keys.webhookDeliveriesByCreated(d.createdAt, d.id),
+    }),
+  },
+)
 
 export const deliveries = deliveryLog({
-  entity: 'webhook_delivery',
+  entity: deliveryEntity,
   key: keys.webhookDelivery,
   prefix: keys.webhookDeliveryPrefix,
-  schema: DeliveryItem,
-  toRow: (item): WebhookDelivery => ({
-    ...loggedAttemptsOf(item),
-    endpointId: item.endpoint_id,
-    eventId: item.event_id,
-    event: item.event,
-    responseBody: item.response_body,
-    payload: item.payload,
-    envelopeId: item.envelope_id,
-    retryOf: item.retry_of,
-  }),
-  ownItem: (tenant, d: WebhookDelivery) => ({
-    endpoint_id: d.endpointId,
-    event_id: d.eventId,
-    event: d.event,
-    response_body: d.responseBody,
-    payload: d.payload,
-    envelope_id: d.envelopeId,
-    retry_of: d.retryOf,
-    [byCreated.pk]: keys.webhookDeliveriesIndexPk(tenant),
-    [byCreated.sk]: keys.webhookDeliveriesByCreated(d.createdAt, d.id),
-  }),
   ownOutcome: (o: DeliveryOutcome) => ({ response_body: o.responseBody }),
 })
 

@@ -11,7 +11,7 @@ import type { StatementDelivery } from '../../domain/xapi/delivery.ts'
 import { deleteItem, getItem, putItem } from '../core/db.ts'
 import { withDefault } from '../core/decode.ts'
 import { defineEntity, field } from '../core/entity.ts'
-import { attemptColumns, deliveryLog, loggedAttemptsOf } from './delivery-log.ts'
+import { attemptFields, deliveryLog } from './delivery-log.ts'
 import { cond, conditionExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
 import { writeOrRefuse } from '../core/transaction.ts'
@@ -67,50 +67,46 @@ export async function deleteConnection(tenant: TenantContext): Promise<boolean> 
   return (await deleteItem(connectionParams.delete(tenant))) !== undefined
 }
 
-const StatementItem = v.object({
-  ...attemptColumns,
-  event_id: v.string(),
-  connection_id: v.string(),
-  // Rows from before statements named what they were made for match no connection.
-  made_for_endpoint: withDefault(v.string(), ''),
-  made_for_identity_mode: withDefault(v.string(), ''),
-  verb: v.string(),
-  object_id: v.string(),
-  user_id: v.string(),
-  enrollment_id: v.string(),
-  body: v.string(),
-  manual_retries: withDefault(v.number(), 0),
-})
+/** What the store and actor form were is stored flat, next to the attempt fields. */
+const statementEntity = defineEntity(
+  'xapi_statement',
+  {
+    ...attemptFields,
+    eventId: field('event_id', v.string()),
+    connectionId: field('connection_id', v.string()),
+    // Rows from before statements named what they were made for match no connection.
+    madeForEndpoint: field('made_for_endpoint', withDefault(v.string(), '')),
+    madeForIdentityMode: field('made_for_identity_mode', withDefault(v.string(), '')),
+    verb: field('verb', v.string()),
+    objectId: field('object_id', v.string()),
+    userId: field('user_id', v.string()),
+    enrollmentId: field('enrollment_id', v.string()),
+    body: field('body', v.string()),
+    manualRetries: field('manual_retries', withDefault(v.number(), 0)),
+  },
+  { key: (tenant: TenantContext, s) => keys.xapiStatement(tenant, s.id) },
+)
 
 export const statements = deliveryLog({
-  entity: 'xapi_statement',
+  entity: {
+    type: statementEntity.type,
+    decode: (item): StatementDelivery => {
+      const {
+        madeForEndpoint: endpoint,
+        madeForIdentityMode: identityMode,
+        ...s
+      } = statementEntity.decode(item)
+      return { ...s, madeFor: { endpoint, identityMode } }
+    },
+    item: (tenant, { madeFor, ...s }: StatementDelivery) =>
+      statementEntity.item(tenant, {
+        ...s,
+        madeForEndpoint: madeFor.endpoint,
+        madeForIdentityMode: madeFor.identityMode,
+      }),
+  },
   key: keys.xapiStatement,
   prefix: keys.xapiStatementPrefix,
-  schema: StatementItem,
-  toRow: (item): StatementDelivery => ({
-    ...loggedAttemptsOf(item),
-    eventId: item.event_id,
-    connectionId: item.connection_id,
-    madeFor: { endpoint: item.made_for_endpoint, identityMode: item.made_for_identity_mode },
-    verb: item.verb,
-    objectId: item.object_id,
-    userId: item.user_id,
-    enrollmentId: item.enrollment_id,
-    body: item.body,
-    manualRetries: item.manual_retries,
-  }),
-  ownItem: (_tenant, s: StatementDelivery) => ({
-    event_id: s.eventId,
-    connection_id: s.connectionId,
-    made_for_endpoint: s.madeFor.endpoint,
-    made_for_identity_mode: s.madeFor.identityMode,
-    verb: s.verb,
-    object_id: s.objectId,
-    user_id: s.userId,
-    enrollment_id: s.enrollmentId,
-    body: s.body,
-    manual_retries: s.manualRetries,
-  }),
 })
 
 /** @returns false when the row exists already (a relayed event seen again). */

@@ -4,10 +4,19 @@
  * disagree. Both kinds wait in one sparse pending index until the relay has handed them on
  * (stream → relay → SQS → workers; the sweeper for anything the stream missed).
  */
-import type { DomainEvent, Effects, Notification } from '../../domain/events.ts'
+import * as v from 'valibot'
+import {
+  eventTypes,
+  notificationTemplates,
+  type DomainEvent,
+  type Effects,
+  type Notification,
+} from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import type { Item, TransactItem } from '../core/db.ts'
-import { indexes, keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
+import { nullable } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
+import { indexes, keys, TTL_ATTRIBUTE } from '../core/keys.ts'
 import type { Step } from '../core/transaction.ts'
 
 /**
@@ -21,50 +30,73 @@ const OUTBOX_RETENTION_SECONDS = 30 * 24 * 3600
 export const outboxExpiry = (at: string): number =>
   Math.floor(Date.parse(at) / 1000) + OUTBOX_RETENTION_SECONDS
 
-/** The attributes every outbox item has, whatever its kind: its key, its pending entry, its expiry. */
-function outboxItem(key: Key, tenantId: string | null, createdAt: string, id: string, own: Item): Item {
-  return {
-    ...key,
-    tenant_id: tenantId,
-    created_at: createdAt,
-    ...own,
-    [indexes.gsi1.pk]: keys.pendingOutboxPk,
-    [indexes.gsi1.sk]: keys.sortKey(createdAt, id),
-    [TTL_ATTRIBUTE]: outboxExpiry(new Date().toISOString()),
-  }
-}
+/** What every outbox item derives from its time and id: its pending entry and its expiry. */
+const pending = (createdAt: string, id: string): Item => ({
+  [indexes.gsi1.pk]: keys.pendingOutboxPk,
+  [indexes.gsi1.sk]: keys.sortKey(createdAt, id),
+  [TTL_ATTRIBUTE]: outboxExpiry(new Date().toISOString()),
+})
+
+const Data = v.record(v.string(), v.unknown())
+
+/** An event's item (read back by shared/store/outbox/outbox-store.ts). */
+export const outboxEventEntity = defineEntity(
+  'event',
+  {
+    tenantId: field('tenant_id', v.string()),
+    id: field('event_id', v.string()),
+    event: field('event', v.picklist(eventTypes)),
+    createdAt: field('created_at', v.string()),
+    // Wall-clock time of the write (created_at may be backdated with --at): what decides whether
+    // a record store connected later may receive it. Older items have none.
+    recordedAt: optionalField('recorded_at', v.string()),
+    data: field('data', Data),
+  },
+  {
+    key: (tenant: TenantContext, e) => keys.outboxEvent(tenant, e.createdAt, e.id),
+    derived: (_, e) => pending(e.createdAt, e.id),
+    reportAs: 'outbox_item',
+  },
+)
+
+/** A notification's item: in its tenant's partition, or the platform's contact partition. */
+export const outboxNotificationEntity = defineEntity(
+  'notification',
+  {
+    // null (stored so) for the platform's own notifications, like a missing recipient user.
+    tenantId: field('tenant_id', nullable(v.string())),
+    id: field('notification_id', v.string()),
+    template: field('template', v.picklist(notificationTemplates)),
+    userId: field('user_id', nullable(v.string())),
+    email: optionalField('email', v.string()),
+    createdAt: field('created_at', v.string()),
+    data: field('data', Data),
+  },
+  {
+    key: (at: TenantContext | 'contact', n) =>
+      at === 'contact' ? keys.contactOutbox(n.createdAt, n.id) : keys.outboxEvent(at, n.createdAt, n.id),
+    derived: (_, n) => pending(n.createdAt, n.id),
+    reportAs: 'outbox_item',
+  },
+)
 
 export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
-  const item = outboxItem(keys.outboxEvent(tenant, e.createdAt, e.id), tenant.id, e.createdAt, e.id, {
-    type: 'event',
-    event_id: e.id,
-    event: e.event,
-    // Wall-clock time of the write (created_at may be backdated with --at): what decides
-    // whether a record store connected later may receive it.
-    recorded_at: new Date().toISOString(),
-    data: e.data,
-  })
-  return { Put: { Item: item } }
+  const recordedAt = new Date().toISOString()
+  return { Put: { Item: outboxEventEntity.item(tenant, { ...e, tenantId: tenant.id, recordedAt }) } }
 }
 
 export function notificationPut(tenant: TenantContext, n: Notification): TransactItem {
-  return { Put: { Item: notificationItem(keys.outboxEvent(tenant, n.createdAt, n.id), tenant.id, n) } }
+  return { Put: { Item: notificationItem(tenant, n) } }
 }
 
 /** A contact request's notification to the operators: in the platform's contact partition. */
 export function contactNotificationPut(n: Notification): TransactItem {
-  return { Put: { Item: notificationItem(keys.contactOutbox(n.createdAt, n.id), null, n) } }
+  return { Put: { Item: notificationItem('contact', n) } }
 }
 
-function notificationItem(key: Key, tenantId: string | null, n: Notification): Item {
-  return outboxItem(key, tenantId, n.createdAt, n.id, {
-    type: 'notification',
-    notification_id: n.id,
-    template: n.template,
-    user_id: n.userId,
-    ...(n.email === undefined ? {} : { email: n.email }),
-    data: n.data,
-  })
+function notificationItem(at: TenantContext | 'contact', n: Notification): Item {
+  const tenantId = at === 'contact' ? null : at.id
+  return outboxNotificationEntity.item(at, { ...n, tenantId, email: n.email ?? null })
 }
 
 /** The outbox steps of a change's effects (they carry no condition). */

@@ -5,18 +5,13 @@
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import * as v from 'valibot'
-import {
-  eventTypes,
-  notificationTemplates,
-  type DomainEvent,
-  type Notification,
-} from '../../domain/events.ts'
+import type { DomainEvent, Notification } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { conditionally, getItem, putItem, queryUpTo, queryAll, updateItem, type Item } from '../core/db.ts'
-import { decodeEach, decodeItem, nullable } from '../core/decode.ts'
+import { decodeEach, decodeItem } from '../core/decode.ts'
 import { cond, queryExpression, updateExpression } from '../core/expression.ts'
 import { indexes, keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
-import { effectSteps, outboxExpiry } from './outbox-items.ts'
+import { effectSteps, outboxEventEntity, outboxExpiry, outboxNotificationEntity } from './outbox-items.ts'
 import { MalformedItem, WriteRefused } from '../core/store-errors.ts'
 import { commit, MAX_TRANSACTION_ITEMS } from '../core/transaction.ts'
 
@@ -43,57 +38,22 @@ export interface PendingNotification {
 /** What the relay hands on: either kind of outbox item. */
 export type OutboxEntry = PendingEvent | PendingNotification
 
-/** The attributes of every outbox item: shared/store/outbox/outbox-items.ts writes them. */
-const outboxColumns = { pk: v.string(), sk: v.string(), created_at: v.string() }
-
-const OutboxEventItem = v.object({
-  ...outboxColumns,
-  type: v.literal('event'),
-  tenant_id: v.string(),
-  event_id: v.string(),
-  event: v.picklist(eventTypes),
-  recorded_at: v.optional(v.string()),
-  data: v.record(v.string(), v.unknown()),
-})
-
-const OutboxNotificationItem = v.object({
-  ...outboxColumns,
-  type: v.literal('notification'),
-  tenant_id: nullable(v.string()),
-  notification_id: v.string(),
-  template: v.picklist(notificationTemplates),
-  user_id: nullable(v.string()),
-  email: v.optional(v.string()),
-  data: v.record(v.string(), v.unknown()),
-})
-
-const OutboxItem = v.variant('type', [OutboxEventItem, OutboxNotificationItem])
+/** What says which kind an outbox item is, and where it is marked relayed. */
+const OutboxHead = v.object({ pk: v.string(), sk: v.string(), type: v.picklist(['event', 'notification']) })
 
 /** @throws MalformedItem naming the item's key, never a value */
 export function toOutboxEntry(item: Item): OutboxEntry {
-  const o = decodeItem('outbox_item', OutboxItem, item)
-  const key = { pk: o.pk, sk: o.sk }
-  if (o.type === 'event') {
-    return {
-      kind: 'event',
-      key,
-      tenantId: o.tenant_id,
-      recordedAt: o.recorded_at ?? o.created_at,
-      event: { id: o.event_id, event: o.event, createdAt: o.created_at, data: o.data },
-    }
+  const { type, ...key } = decodeItem('outbox_item', OutboxHead, item)
+  if (type === 'event') {
+    const { tenantId, recordedAt, ...event } = outboxEventEntity.decode(item)
+    return { kind: 'event', key, tenantId, recordedAt: recordedAt ?? event.createdAt, event }
   }
+  const { tenantId, email, ...notification } = outboxNotificationEntity.decode(item)
   return {
     kind: 'notification',
     key,
-    tenantId: o.tenant_id,
-    notification: {
-      id: o.notification_id,
-      template: o.template,
-      userId: o.user_id,
-      ...(o.email === undefined ? {} : { email: o.email }),
-      createdAt: o.created_at,
-      data: o.data,
-    },
+    tenantId,
+    notification: { ...notification, ...(email === null ? {} : { email }) },
   }
 }
 
