@@ -14,6 +14,7 @@ import type { SeededRole, User } from '../../domain/users/user.ts'
 import { countersPutParams } from './counters.ts'
 import { batchGet, getItem, type Item } from '../core/db.ts'
 import { decodeItem, nullable, withDefault } from '../core/decode.ts'
+import { defineEntity, field } from '../core/entity.ts'
 import { cond, conditionExpression } from '../core/expression.ts'
 import { keys, type Key } from '../core/keys.ts'
 import { effectSteps } from '../outbox/outbox-items.ts'
@@ -24,21 +25,31 @@ import { tenantRegistryStep } from './tenant-registry.ts'
 
 export type TenantRefusal = 'slug_taken'
 
-const TenantItem = v.object({
-  id: v.string(),
-  slug: v.string(),
-  name: v.string(),
-  plan: v.picklist(planIds),
-  kind: v.picklist(tenantKinds),
-  status: v.picklist(tenantStatuses),
-  skills_planning: withDefault(v.boolean(), false),
-  monthly_api_cap: nullable(v.number()),
-  period_start: withDefault(nullable(v.string()), null),
-  created_at: v.string(),
-  updated_at: v.string(),
-  // Items from before versions count as version 0.
-  version: withDefault(v.number(), 0),
-})
+/**
+ * The same attributes under two keys: the slug item (`bySlug`) and its copy by id (`byId`). The
+ * caps and period are stored as null when unset, as they always were; `version` guards changes.
+ */
+const tenantEntity = defineEntity(
+  'tenant',
+  {
+    id: field('id', v.string()),
+    slug: field('slug', v.string()),
+    name: field('name', v.string()),
+    plan: field('plan', v.picklist(planIds)),
+    kind: field('kind', v.picklist(tenantKinds)),
+    status: field('status', v.picklist(tenantStatuses)),
+    skillsPlanning: field('skills_planning', withDefault(v.boolean(), false)),
+    monthlyApiCap: field('monthly_api_cap', nullable(v.number())),
+    periodStart: field('period_start', nullable(v.string())),
+    createdAt: field('created_at', v.string()),
+    updatedAt: field('updated_at', v.string()),
+    // Items from before versions count as version 0.
+    version: field('version', withDefault(v.number(), 0)),
+  },
+  {
+    key: (at: 'bySlug' | 'byId', t) => (at === 'bySlug' ? keys.tenantBySlug(t.slug) : keys.tenantById(t.id)),
+  },
+)
 
 /** What the id key held before it held a copy of the tenant: its slug only. */
 const LegacyTenantPointer = v.object({ slug: v.string() })
@@ -49,21 +60,8 @@ function toTenant(item: Item): Tenant {
 }
 
 function toVersionedTenant(item: Item): { tenant: Tenant; version: number } {
-  const t = decodeItem('tenant', TenantItem, item)
-  const tenant: Tenant = {
-    id: t.id,
-    slug: t.slug,
-    name: t.name,
-    plan: t.plan,
-    kind: t.kind,
-    status: t.status,
-    skillsPlanning: t.skills_planning,
-    monthlyApiCap: t.monthly_api_cap,
-    periodStart: t.period_start,
-    createdAt: t.created_at,
-    updatedAt: t.updated_at,
-  }
-  return { tenant, version: t.version }
+  const { version, ...tenant } = tenantEntity.decode(item)
+  return { tenant, version }
 }
 
 export function tenantGetParams(slug: string): { Key: Key } {
@@ -135,46 +133,25 @@ export interface NewTenant {
   readonly effects?: Effects
 }
 
-/** The tenant's attributes, stored alike under its slug key and its id key. */
-function tenantAttributes(tenant: Tenant, version: number): Item {
-  return {
-    type: 'tenant',
-    id: tenant.id,
-    slug: tenant.slug,
-    name: tenant.name,
-    plan: tenant.plan,
-    kind: tenant.kind,
-    status: tenant.status,
-    skills_planning: tenant.skillsPlanning,
-    monthly_api_cap: tenant.monthlyApiCap,
-    period_start: tenant.periodStart,
-    created_at: tenant.createdAt,
-    updated_at: tenant.updatedAt,
-    version,
-  }
-}
-
 /**
  * Both items of a tenant: a new one (`over` undefined) claims its slug; a change is written only
  * over the version it was decided from, so two changes decided from the same read cannot both
  * land (items from before versions count as version 0).
  */
 export function tenantSteps(tenant: Tenant, over?: number): [Step<TenantRefusal | 'stale'>, Step<never>] {
-  const version = (over ?? 0) + 1
-  const attributes = tenantAttributes(tenant, version)
+  const versioned = { ...tenant, version: (over ?? 0) + 1 }
   const guard =
     over === undefined
       ? cond.notExists()
       : over === 0
         ? cond.and(cond.exists(), cond.or(cond.notExists('version'), cond.eq('version', 0)))
         : cond.eq('version', over)
-  const slugItem = { ...keys.tenantBySlug(tenant.slug), ...attributes }
   return [
     {
-      item: { Put: { Item: slugItem, ...conditionExpression(guard) } },
+      item: { Put: { Item: tenantEntity.item('bySlug', versioned), ...conditionExpression(guard) } },
       refusal: over === undefined ? 'slug_taken' : 'stale',
     },
-    { item: { Put: { Item: { ...keys.tenantById(tenant.id), ...attributes } } } },
+    { item: { Put: { Item: tenantEntity.item('byId', versioned) } } },
   ]
 }
 
