@@ -39,6 +39,8 @@ export interface RouteDef {
   readonly internal?: true
   /** The body is an HTML form (`application/x-www-form-urlencoded`), as LTI platforms post it. */
   readonly form?: true
+  /** The handler reads this request's own minute and month counts: the month is counted before it runs. */
+  readonly readsOwnUsage?: true
 }
 
 const r = (
@@ -46,7 +48,7 @@ const r = (
   path: string,
   group: RouteGroup,
   scope: Scope | null,
-  extra: Pick<RouteDef, 'perIp' | 'cors' | 'internal' | 'form'> = {},
+  extra: Pick<RouteDef, 'perIp' | 'cors' | 'internal' | 'form' | 'readsOwnUsage'> = {},
 ): RouteDef => ({ method, path, group, scope, ...extra })
 
 const HOUR = 3600
@@ -122,6 +124,8 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/reports/courses/performance', 'reports', 'read'),
   r('POST', '/api/v1/reports/export', 'reports', 'read'),
   r('GET', '/api/v1/reports/export/{id}', 'reports', 'read'),
+  // An addition to the spec (api-additions section 3): the calling key's minute and the tenant's month.
+  r('GET', '/api/v1/usage', 'reports', 'read', { readsOwnUsage: true }),
 
   // An addition to the spec (its deliveries view is in the admin UI): admin scope, payloads included.
   r('GET', '/api/v1/webhooks/deliveries', 'webhooks', 'admin'),

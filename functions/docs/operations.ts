@@ -76,6 +76,7 @@ import {
 import { PlanSchema } from '../plans/representation.ts'
 import { ContactReceiptSchema, SignupResultSchema } from '../public/representation.ts'
 import { ExportJobSchema, QueuedExportSchema } from '../reports/representation.ts'
+import { UsageSchema } from '../reports/usage-representation.ts'
 import { LocaleQuery } from '../skills/queries.ts'
 import {
   ImportedRolesSchema,
@@ -465,6 +466,14 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     summary: 'Get an export job',
     tag: 'Reports',
     answers: { 200: one(ExportJobSchema) },
+  },
+
+  'GET /api/v1/usage': {
+    summary: 'Usage of the calling key and its tenant',
+    tag: 'Usage',
+    description:
+      'The key’s minute window and the tenant’s calendar month (UTC), as this request was counted in them: the answer includes itself and agrees with its own `RateLimit` headers.',
+    answers: { 200: one(UsageSchema) },
   },
 
   'GET /api/v1/webhooks/deliveries': {

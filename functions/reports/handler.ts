@@ -22,8 +22,9 @@ import {
 } from '../../shared/services/reports/report-queries.ts'
 import * as reports from '../../shared/services/reports/reports-service.ts'
 import { getExport, queueExport } from './exports.ts'
+import { usage } from './usage.ts'
 
-export { getExport, queueExport }
+export { getExport, queueExport, usage }
 
 export const completions = route('GET /api/v1/reports/completions', async ({ tenant, query }) => {
   const f = parseOrThrow(CompletionsFilters, query)
@@ -96,4 +97,5 @@ export const handler = httpStack([
   coursePerformance,
   queueExport,
   getExport,
+  usage,
 ])

@@ -24,6 +24,7 @@ export function apiKeyAuth() {
         clientAddress: request.event.requestContext.http.sourceIp,
       })
       state.keyId = key.id
+      state.keyPrefix = key.prefix
       state.actor = { scopes: new Set(key.scopes) }
     },
   }

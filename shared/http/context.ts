@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { Actor } from '../domain/actor.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
 import type { RouteDef } from '../routes.ts'
+import type { WindowCount } from '../services/tenants/rate-limits-service.ts'
 
 export type HttpEvent = APIGatewayProxyEventV2
 export type HttpResult = APIGatewayProxyStructuredResultV2
@@ -18,6 +19,12 @@ export interface RequestState {
   tenant: Tenant | undefined
   actor: Actor | undefined
   keyId: string | undefined
+  /** The key's visible prefix (never the key). */
+  keyPrefix: string | undefined
+  /** The key's minute window as this request was counted in it, and when (rate-limit.ts). */
+  minute: { readonly window: WindowCount; readonly atMs: number } | undefined
+  /** The tenant's month count including this request, once metered (metered-handle.ts). */
+  monthCount: number | undefined
   /** Headers every response of this request carries (rate limit, deprecation). */
   readonly headers: Record<string, string>
 }

@@ -5,7 +5,8 @@
  * so a warm authenticated read waits for three DynamoDB round trips, not four: key, minute window,
  * then month and the handler's read together. The answer waits for both; a capped month wins (429)
  * and what the handler read is discarded. Writes run only once the month admitted them, so a
- * refused request never changes data.
+ * refused request never changes data; so does GET /api/v1/usage (`readsOwnUsage`), whose answer
+ * includes its own request's count, kept on the request state.
  */
 import { RateLimitedError } from '../domain/errors.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
@@ -24,8 +25,10 @@ type Handle = (event: HttpEvent, context: LmsContext) => Promise<HttpResult>
 const cappedMonths = new Map<string, string>()
 const MAX_REMEMBERED = 10_000
 
-async function admitToMonth(tenant: Tenant, nowMs: number): Promise<void> {
-  if (await meterApiRequest(tenant, nowMs)) {
+async function admitToMonth(context: LmsContext, tenant: Tenant, nowMs: number): Promise<void> {
+  const count = await meterApiRequest(tenant, nowMs)
+  if (count !== undefined) {
+    context.lms.monthCount = count
     cappedMonths.delete(tenant.id)
     return
   }
@@ -37,15 +40,18 @@ async function admitToMonth(tenant: Tenant, nowMs: number): Promise<void> {
 const monthOf = (nowMs: number) => new Date(nowMs).toISOString().slice(0, 7)
 
 export function meteredHandle(def: RouteDef, handle: Handle): Handle {
-  const readOnly = def.method === 'GET'
+  const alongside = def.method === 'GET' && def.readsOwnUsage !== true
   return async (event, context) => {
     const tenant = established(context.lms.tenant, 'The tenant')
     const nowMs = Date.now()
-    if (!readOnly || cappedMonths.get(tenant.id) === monthOf(nowMs)) {
-      await admitToMonth(tenant, nowMs)
+    if (!alongside || cappedMonths.get(tenant.id) === monthOf(nowMs)) {
+      await admitToMonth(context, tenant, nowMs)
       return handle(event, context)
     }
-    const [admitted, answer] = await Promise.allSettled([admitToMonth(tenant, nowMs), handle(event, context)])
+    const [admitted, answer] = await Promise.allSettled([
+      admitToMonth(context, tenant, nowMs),
+      handle(event, context),
+    ])
     if (admitted.status === 'rejected') throw admitted.reason
     if (answer.status === 'rejected') throw answer.reason
     return answer.value

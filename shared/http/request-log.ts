@@ -80,6 +80,9 @@ export function requestLog() {
         tenant: undefined,
         actor: undefined,
         keyId: undefined,
+        keyPrefix: undefined,
+        minute: undefined,
+        monthCount: undefined,
         headers: {},
       }
     },

@@ -9,6 +9,7 @@ import { NotFoundError } from '../domain/errors.ts'
 import type { Tenant } from '../domain/tenants/tenant.ts'
 import { parseOrThrow } from '../domain/validation.ts'
 import { routeByKey, type RouteDef } from '../routes.ts'
+import type { CountedRequest } from '../services/billing/usage-service.ts'
 import { established, type HttpEvent, type HttpResult, type LmsContext } from './context.ts'
 
 export interface PublicInput {
@@ -24,6 +25,8 @@ export interface AuthedInput extends PublicInput {
   readonly actor: Actor
   /** The key's id (never the key): who did it, for audit records. */
   readonly keyId: string
+  /** This request's own counts; only a route with `readsOwnUsage` has them when it runs. */
+  readonly counted: () => CountedRequest
 }
 
 export interface RouteHandler {
@@ -44,6 +47,15 @@ const publicInput = (event: HttpEvent): PublicInput => ({
   body: event.body,
 })
 
+function countedRequest({ lms }: LmsContext): CountedRequest {
+  return {
+    key: { id: established(lms.keyId, 'The API key'), prefix: established(lms.keyPrefix, 'The key prefix') },
+    minute: established(lms.minute, 'The minute window').window,
+    atMs: established(lms.minute, 'The minute window').atMs,
+    monthCount: established(lms.monthCount, 'The month count'),
+  }
+}
+
 /** A key-authenticated route: served on the keyed stack (stack.ts), which establishes its tenant and key. */
 export function route(key: string, run: (input: AuthedInput) => Promise<HttpResult>): RouteHandler {
   const def = defOf(key)
@@ -57,6 +69,7 @@ export function route(key: string, run: (input: AuthedInput) => Promise<HttpResu
         tenant: established(tenant, 'The tenant'),
         actor: established(actor, 'The key holder'),
         keyId: established(keyId, 'The API key'),
+        counted: () => countedRequest(context),
       })
     },
   }

@@ -16,6 +16,8 @@ import { countFailedAuthentication } from './failed-authentications.ts'
 
 export interface AuthenticatedKey {
   readonly id: string
+  /** The key's visible prefix, as listed to its tenant. */
+  readonly prefix: string
   readonly scopes: readonly Scope[]
 }
 
@@ -43,5 +45,5 @@ export async function authenticateApiKey(presented: PresentedKey): Promise<Authe
     throw new UnauthenticatedError()
   }
   if (!tenantServes(tenant.status)) throw new TenantInactiveError(tenant.status)
-  return { id: stored.id, scopes: stored.scopes }
+  return { id: stored.id, prefix: stored.prefix, scopes: stored.scopes }
 }

@@ -30,7 +30,7 @@ describe('Function: meterApiRequest', () => {
     ddb.on(UpdateCommand).resolves({ Attributes: { count: 32 } })
 
     // Act + Assess
-    expect(await meterApiRequest(tenant, now)).toBe(true)
+    expect(await meterApiRequest(tenant, now)).toBe(32)
     expect(inputsOf(ddb, UpdateCommand)).toHaveLength(1)
     expect(inputsOf(ddb, TransactWriteCommand)).toHaveLength(0)
   })
@@ -40,8 +40,8 @@ describe('Function: meterApiRequest', () => {
     ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ $metadata: {}, message: 'capped' }))
 
     // Act + Assess
-    expect(await meterApiRequest(tenant, now)).toBe(false)
+    expect(await meterApiRequest(tenant, now)).toBeUndefined()
     expect(inputsOf(ddb, TransactWriteCommand)).toHaveLength(0)
-    expect(await meterApiRequest({ ...tenant, monthlyApiCap: 0 }, now)).toBe(false)
+    expect(await meterApiRequest({ ...tenant, monthlyApiCap: 0 }, now)).toBeUndefined()
   })
 })
