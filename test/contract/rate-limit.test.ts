@@ -90,6 +90,12 @@ describe('Middleware: rate limit', () => {
     expect(first?.headers['x-ratelimit-remaining']).toBe('0')
     expect(Number(first?.headers['retry-after'])).toBeGreaterThan(0)
     expect(Number(first?.headers['retry-after'])).toBeLessThanOrEqual(60)
+    // The IETF draft's fields say the same: nothing left in the minute, reset within it.
+    expect(first?.headers['ratelimit-policy']).toMatch(/^"minute";q=1000;w=60(, |$)/)
+    const field = /^"minute";r=(\d+);t=(\d+)$/.exec(String(first?.headers['ratelimit']))
+    expect(field?.[1]).toBe('0')
+    expect(Number(field?.[2])).toBeGreaterThan(0)
+    expect(Number(field?.[2])).toBeLessThanOrEqual(60)
     // Another key of the same tenant is not affected.
     const otherReply = await client(t.slug, other).get('/api/v1/users')
     expect(otherReply.status).toBe(200)
