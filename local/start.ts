@@ -1,7 +1,8 @@
 /**
  * `npm start`: the embedded stack. DynamoDB Local and the SQS/S3 emulator, the table, queues and
  * bucket, then the local gateway serving the real handler modules. On first start with an empty
- * data dir it creates the demo tenant and prints its admin key (shown once).
+ * data dir it creates the demo tenant with sample data (not with LMS_DEMO_DATA=off) and prints its
+ * admin key (shown once).
  */
 import { pointAtEmbeddedStores } from './aws-environment.ts'
 import { publishStackSecrets, secretFilesEnv } from './stack-secrets.ts'
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
   const { startWorkers } = await import('./workers.ts')
   const workers = startWorkers({ stores, region, tableName, relay: env('LMS_RELAY', 'on') !== 'off' })
   stopStarted = () => workers.stop().then(() => stores.stop())
-  const demo = await ensureDemoTenant()
+  const demo = await ensureDemoTenant({ sampleData: env('LMS_DEMO_DATA', 'on') !== 'off' })
   const { server, url } = await startGateway(port('PORT', 3000), env('LMS_HOST', '127.0.0.1'))
   stopStarted = () => {
     server.closeAllConnections()
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
   const serviceHost = env('LMS_SERVICE_HOST', 'localhost')
   if (demo) {
     process.stdout.write(
-      `${JSON.stringify({ msg: 'demo tenant created', tenant: demo.slug, host: `${demo.slug}.${serviceHost}`, admin_api_key: demo.key })}\n`,
+      `${JSON.stringify({ msg: 'demo tenant created', tenant: demo.slug, host: `${demo.slug}.${serviceHost}`, admin_api_key: demo.key, sample_data: demo.sampleData ?? null })}\n`,
     )
     process.stdout.write(`demo tenant: ${demo.slug}  admin API key (shown once): ${demo.key}\n`)
   }

@@ -69,9 +69,12 @@ export async function stopOpenStacks(): Promise<void> {
   )
 }
 
-/** `npm start` with `env` over a fresh environment; free ports unless `env` names them. */
+/**
+ * `npm start` with `env` over a fresh environment; free ports unless `env` names them. Without the
+ * demo tenant's sample data unless `env` asks for it (`LMS_DEMO_DATA: 'on'`): it costs start time.
+ */
 export async function startStack(env: Record<string, string>): Promise<Stack> {
-  const stackEnv = freshEnv({ LMS_LOG_LEVEL: 'silent', ...(await freePorts()), ...env })
+  const stackEnv = freshEnv({ LMS_LOG_LEVEL: 'silent', LMS_DEMO_DATA: 'off', ...(await freePorts()), ...env })
   const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
     env: stackEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

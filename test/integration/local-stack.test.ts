@@ -21,6 +21,35 @@ function portOpen(port: number): Promise<boolean> {
  */
 const twoColdStarts = 600_000
 
+/** A GET on the demo tenant's host with its admin key: the status and the parsed body. */
+function getJson(port: string, key: string, path: string): Promise<{ status: number; body: Body }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { host: 'demo.localhost', authorization: `Bearer ${key}` } },
+      (res) => {
+        let text = ''
+        res.on('data', (c: Buffer) => (text += c.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Body }))
+      },
+    )
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+type Row = Record<string, unknown>
+interface Body {
+  readonly data: Row[] & Row
+  readonly meta: { readonly total?: number } | null
+}
+
+/** The list's rows, asserting the answer was 200. */
+async function list(port: string, key: string, path: string): Promise<{ rows: Row[]; total: number }> {
+  const { status, body } = await getJson(port, key, path)
+  expect(status, path).toBe(200)
+  return { rows: body.data, total: body.meta?.total ?? body.data.length }
+}
+
 const dirs: string[] = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
@@ -37,10 +66,16 @@ describe('npm start', () => {
       const dir = mkdtempSync(join(tmpdir(), 'lms-data-'))
       dirs.push(dir)
       const firstPorts = await freePorts()
-      const first = await startStack({ ...firstPorts, LMS_DATA_DIR: dir, LMS_LOG_LEVEL: 'info' })
+      const first = await startStack({
+        ...firstPorts,
+        LMS_DATA_DIR: dir,
+        LMS_LOG_LEVEL: 'info',
+        LMS_DEMO_DATA: 'on',
+      })
       await first.ready
       const key = /admin API key \(shown once\): (lms_live_\w+)/.exec(first.output())?.[1] ?? ''
       expect(key).not.toBe('')
+      const seeded = await expectDemoData(firstPorts.PORT, key)
       const shownOnce = first.output().length
       const reply = await new Promise<number>((resolve, reject) => {
         const req = request(
@@ -85,12 +120,68 @@ describe('npm start', () => {
         ).toBe(false)
       }
 
-      const second = await startStack({ LMS_DATA_DIR: dir })
+      const secondPorts = await freePorts()
+      const second = await startStack({ ...secondPorts, LMS_DATA_DIR: dir, LMS_DEMO_DATA: 'on' })
       await second.ready
       expect(second.output()).not.toMatch(/admin API key/)
+      // The sample data is the first start's only: a restart adds none.
+      expect((await list(secondPorts.PORT, key, '/api/v1/users')).total).toBe(seeded.users)
+      expect((await list(secondPorts.PORT, key, '/api/v1/enrollments?per_page=100')).total).toBe(
+        seeded.enrollments,
+      )
       second.kill('SIGINT')
       expect(await second.exited).toBe(0)
     },
     twoColdStarts,
   )
+
+  it('starts the demo tenant empty with LMS_DEMO_DATA=off', async () => {
+    const ports = await freePorts()
+    const run = await startStack({ ...ports, LMS_DATA_DIR: ':memory:', LMS_DEMO_DATA: 'off' })
+    await run.ready
+    const key = /admin API key \(shown once\): (lms_live_\w+)/.exec(run.output())?.[1] ?? ''
+    expect(key).not.toBe('')
+    for (const path of ['/api/v1/users', '/api/v1/groups', '/api/v1/courses', '/api/v1/enrollments']) {
+      expect((await list(ports.PORT, key, path)).total, path).toBe(0)
+    }
+    run.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+  }, 300_000)
 })
+
+/**
+ * What the first start gave the demo tenant, seen over the API with its printed key: people in
+ * groups, published courses with modules, enrollments in every status, a certificate, a job role
+ * with skills, and reports with rows. Returns the counts a restart must leave as they are.
+ */
+async function expectDemoData(port: string, key: string): Promise<{ users: number; enrollments: number }> {
+  const users = await list(port, key, '/api/v1/users')
+  expect(users.total).toBeGreaterThan(0)
+
+  const groups = await list(port, key, '/api/v1/groups')
+  expect(groups.rows.length).toBeGreaterThan(0)
+  for (const g of groups.rows) expect(g.member_count, String(g.name)).toBeGreaterThan(0)
+
+  const courses = await list(port, key, '/api/v1/courses')
+  expect(courses.rows.length).toBeGreaterThan(0)
+  for (const c of courses.rows) {
+    expect(c.status, String(c.title)).toBe('published')
+    expect((await list(port, key, `/api/v1/courses/${String(c.id)}/modules`)).rows.length).toBeGreaterThan(0)
+  }
+
+  const enrollments = await list(port, key, '/api/v1/enrollments?per_page=100')
+  expect(new Set(enrollments.rows.map((e) => e.status))).toEqual(
+    new Set(['active', 'completed', 'dropped', 'expired', 'waitlisted', 'pending_approval']),
+  )
+  const completed = enrollments.rows.find((e) => e.status === 'completed')
+  const detail = await getJson(port, key, `/api/v1/enrollments/${String(completed?.id)}`)
+  expect(detail.body.data.certificate_id).toEqual(expect.any(String))
+
+  const roles = await list(port, key, '/api/v1/job-roles')
+  expect(roles.rows.some((r) => Array.isArray(r.required_skills) && r.required_skills.length > 0)).toBe(true)
+
+  for (const report of ['enrollments', 'completions', 'courses/performance', 'users/activity']) {
+    expect((await list(port, key, `/api/v1/reports/${report}`)).rows.length, report).toBeGreaterThan(0)
+  }
+  return { users: users.total, enrollments: enrollments.total }
+}

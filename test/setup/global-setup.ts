@@ -65,6 +65,8 @@ async function boot(): Promise<{ ready: ReadyLine; dynamoPort: number; emulatorP
       LMS_DYNAMODB_PORT: String(dynamoPort),
       LMS_EMULATOR_PORT: String(emulatorPort),
       LMS_DATA_DIR: ':memory:',
+      // Tests count users, courses and enrollments: the demo tenant starts empty.
+      LMS_DEMO_DATA: 'off',
       LMS_LOG_LEVEL: 'silent',
       // Tests change plans and statuses and expect the next request to see it.
       LMS_TENANT_CACHE_MS: '0',
