@@ -47,8 +47,8 @@ function moduleOf(modules: readonly Module[], id: string): Module {
   return module
 }
 
-/** Runs one try of a move, again after a lost race (the rule is checked on every fresh read). */
-async function moving<T>(attempt: () => Promise<T>): Promise<T> {
+/** Runs one try of an edit, again after a lost race (the rules are checked on every fresh read). */
+async function retried<T>(attempt: () => Promise<T>): Promise<T> {
   try {
     return await retryOnConflict(attempt, { isConflict: isMoveConflict })
   } catch (err) {
@@ -64,19 +64,14 @@ export async function updateModule(
   moduleId: string,
   input: UpdateModuleInput,
 ): Promise<Module> {
-  try {
-    return await retryOnConflict(async () => {
-      const { modules } = await courseModules(tenant, courseId)
-      const before = moduleOf(modules, moduleId)
-      const after = editedModule(before, input)
-      if (after.title !== before.title || after.description !== before.description)
-        await updateStoredModule(tenant, before, after)
-      return after
-    })
-  } catch (err) {
-    if (isStale(err)) throw changedMeanwhile()
-    throw err
-  }
+  return retried(async () => {
+    const { modules } = await courseModules(tenant, courseId)
+    const before = moduleOf(modules, moduleId)
+    const after = editedModule(before, input)
+    if (after.title !== before.title || after.description !== before.description)
+      await updateStoredModule(tenant, before, after)
+    return after
+  })
 }
 
 /** DELETE: the modules after it move up one place; enrollments' progress follows the modules left. */
@@ -86,7 +81,7 @@ export async function deleteModule(
   moduleId: string,
   at = nowIso(),
 ): Promise<void> {
-  const left = await moving(async () => {
+  const left = await retried(async () => {
     const { course, modules } = await courseModules(tenant, courseId)
     moduleOf(modules, moduleId)
     assertModulesMovable(course, modules.length)
@@ -108,7 +103,7 @@ export async function reorderModules(
   courseId: string,
   ids: readonly string[],
 ): Promise<Module[]> {
-  return moving(async () => {
+  return retried(async () => {
     const { course, modules } = await courseModules(tenant, courseId)
     const after = reorderedModules(modules, ids)
     assertModulesMovable(course, modules.length)
