@@ -96,6 +96,12 @@ export const routes: readonly RouteDef[] = [
   r('DELETE', '/api/v1/courses/{id}', 'courses', 'admin'),
   r('GET', '/api/v1/courses/{id}/modules', 'courses', 'read'),
   r('POST', '/api/v1/courses/{id}/modules', 'courses', 'write'),
+  // Additions to the spec (api-additions section 4): course settings and module edits.
+  r('GET', '/api/v1/courses/{id}/settings', 'courses', 'read'),
+  r('PATCH', '/api/v1/courses/{id}/settings', 'courses', 'write'),
+  r('PATCH', '/api/v1/courses/{id}/modules/{module_id}', 'courses', 'write'),
+  r('DELETE', '/api/v1/courses/{id}/modules/{module_id}', 'courses', 'admin'),
+  r('PUT', '/api/v1/courses/{id}/modules/order', 'courses', 'write'),
   r('GET', '/api/v1/courses/{id}/enrollments', 'courses', 'read'),
   r('POST', '/api/v1/courses/{id}/enrollments', 'courses', 'write'),
 
@@ -105,6 +111,9 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/enrollments/{id}', 'enrollments', 'read'),
   r('PATCH', '/api/v1/enrollments/{id}', 'enrollments', 'write'),
   r('DELETE', '/api/v1/enrollments/{id}', 'enrollments', 'admin'),
+  // Additions to the spec (api-additions section 4): the decisions `lms enrollment approve|deny` make.
+  r('POST', '/api/v1/enrollments/{id}/approve', 'enrollments', 'write'),
+  r('POST', '/api/v1/enrollments/{id}/deny', 'enrollments', 'write'),
   r('GET', '/api/v1/enrollments/{id}/progress', 'enrollments', 'read'),
   r('GET', '/api/v1/completions', 'enrollments', 'read'),
 

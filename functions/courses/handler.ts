@@ -5,6 +5,8 @@ import {
   ListCoursesFilters,
   UpdateCourseInput,
 } from '../../shared/domain/courses/course.ts'
+import { CourseSettingsInput, settingsChangesOf } from '../../shared/domain/courses/course-settings.ts'
+import { ReorderModulesInput, UpdateModuleInput } from '../../shared/domain/courses/module-edits.ts'
 import { AddModuleInput } from '../../shared/domain/courses/module.ts'
 import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
@@ -13,10 +15,16 @@ import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
 import { CourseEnrollmentInput } from '../../shared/domain/enrollments/enrollment.ts'
 import * as courses from '../../shared/services/courses/courses-service.ts'
+import * as modules from '../../shared/services/courses/modules-service.ts'
 import * as enrollments from '../../shared/services/enrollments/enrollments-service.ts'
 import { toCourseEnrollmentItem, toEnrollmentResource } from '../enrollments/representation.ts'
 import { CourseEnrollmentsQuery } from './queries.ts'
-import { toCourseListItem, toCourseResource, toModuleResource } from './representation.ts'
+import {
+  toCourseListItem,
+  toCourseResource,
+  toCourseSettingsResource,
+  toModuleResource,
+} from './representation.ts'
 
 export const listCourses = route('GET /api/v1/courses', async ({ tenant, query }) => {
   const filters = parseOrThrow(ListCoursesFilters, query)
@@ -64,6 +72,52 @@ export const addModule = route('POST /api/v1/courses/{id}/modules', async ({ ten
   return created(toModuleResource(await courses.addModule(tenant, id, parseBody(AddModuleInput, body))))
 })
 
+/** The settings `lms course configure` sets, by the same service and rules (api-additions section 4). */
+export const getCourseSettings = route('GET /api/v1/courses/{id}/settings', async ({ tenant, ...input }) => {
+  const course = await courses.getCourse(tenant, pathId(input, 'id', 'course', Uuid))
+  const category = await courses.categoryOf(tenant, course)
+  return ok(toCourseSettingsResource(course, category?.name ?? null))
+})
+
+export const updateCourseSettings = route(
+  'PATCH /api/v1/courses/{id}/settings',
+  async ({ tenant, body, ...input }) => {
+    const id = pathId(input, 'id', 'course', Uuid)
+    const changes = settingsChangesOf(parseBody(CourseSettingsInput, body, {}))
+    const course = await courses.configureCourse(tenant, id, changes)
+    const category = await courses.categoryOf(tenant, course)
+    return ok(toCourseSettingsResource(course, category?.name ?? null))
+  },
+)
+
+export const updateModule = route(
+  'PATCH /api/v1/courses/{id}/modules/{module_id}',
+  async ({ tenant, body, ...input }) => {
+    const id = pathId(input, 'id', 'course', Uuid)
+    const moduleId = pathId(input, 'module_id', 'module', Uuid)
+    const changed = await modules.updateModule(tenant, id, moduleId, parseBody(UpdateModuleInput, body, {}))
+    return ok(toModuleResource(changed))
+  },
+)
+
+export const deleteModule = route(
+  'DELETE /api/v1/courses/{id}/modules/{module_id}',
+  async ({ tenant, ...input }) => {
+    const id = pathId(input, 'id', 'course', Uuid)
+    await modules.deleteModule(tenant, id, pathId(input, 'module_id', 'module', Uuid))
+    return noContent()
+  },
+)
+
+export const reorderModules = route(
+  'PUT /api/v1/courses/{id}/modules/order',
+  async ({ tenant, body, ...input }) => {
+    const id = pathId(input, 'id', 'course', Uuid)
+    const { module_ids } = parseBody(ReorderModulesInput, body)
+    return ok((await modules.reorderModules(tenant, id, module_ids)).map(toModuleResource))
+  },
+)
+
 export const listCourseEnrollments = route(
   'GET /api/v1/courses/{id}/enrollments',
   async ({ tenant, query, ...input }) => {
@@ -105,6 +159,11 @@ export const handler = httpStack([
   archiveCourse,
   listModules,
   addModule,
+  getCourseSettings,
+  updateCourseSettings,
+  updateModule,
+  deleteModule,
+  reorderModules,
   listCourseEnrollments,
   enrollInCourse,
 ])

@@ -63,6 +63,41 @@ export function toModuleResource(m: Module): v.InferOutput<typeof ModuleSchema> 
   }
 }
 
+/** `GET|PATCH /courses/{id}/settings`: the contract's names (api-additions section 4). */
+export const CourseSettingsSchema = v.object({
+  requires_approval: v.boolean(),
+  seat_limit: v.nullable(v.number()),
+  waitlist: v.boolean(),
+  enrollment_opens_at: v.nullable(v.string()),
+  enrollment_closes_at: v.nullable(v.string()),
+  prerequisite_course_ids: v.array(v.string()),
+  category: v.nullable(v.string()),
+  language: v.string(),
+  certificate_validity_days: v.nullable(v.number()),
+  access_days: v.nullable(v.number()),
+  ceu: v.number(),
+})
+
+export function toCourseSettingsResource(
+  c: Course,
+  categoryName: string | null,
+): v.InferOutput<typeof CourseSettingsSchema> {
+  const s = c.settings
+  return {
+    requires_approval: s.requiresApproval,
+    seat_limit: s.seatLimit,
+    waitlist: s.waitlist,
+    enrollment_opens_at: s.enrollmentOpensAt,
+    enrollment_closes_at: s.enrollmentClosesAt,
+    prerequisite_course_ids: [...s.prerequisites],
+    category: categoryName,
+    language: s.language,
+    certificate_validity_days: s.certificateValidityDays,
+    access_days: s.accessDays,
+    ceu: s.ceu,
+  }
+}
+
 /** What `lms course configure` prints: the settings the API does not expose. */
 export function toCourseSettings(c: Course, categoryName: string | null) {
   const s = c.settings

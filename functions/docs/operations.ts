@@ -13,6 +13,8 @@ import {
   ListCoursesFilters,
   UpdateCourseInput,
 } from '../../shared/domain/courses/course.ts'
+import { CourseSettingsInput } from '../../shared/domain/courses/course-settings.ts'
+import { ReorderModulesInput, UpdateModuleInput } from '../../shared/domain/courses/module-edits.ts'
 import { AddModuleInput } from '../../shared/domain/courses/module.ts'
 import {
   BulkEnrollmentInput,
@@ -22,6 +24,7 @@ import {
   ListEnrollmentsFilters,
   UpdateEnrollmentInput,
 } from '../../shared/domain/enrollments/enrollment.ts'
+import { ApproveEnrollmentInput, DenyEnrollmentInput } from '../../shared/domain/enrollments/lifecycle.ts'
 import {
   AddMembersInput,
   CreateGroupInput,
@@ -57,7 +60,12 @@ import { SignupInput } from '../../shared/domain/tenants/signup.ts'
 import { CreateUserInput, UpdateUserInput } from '../../shared/domain/users/user-schemas.ts'
 import { ListDeliveriesFilters } from '../../shared/domain/webhooks/webhook.ts'
 import { CourseEnrollmentsQuery } from '../courses/queries.ts'
-import { CourseSchema, CourseListItemSchema, ModuleSchema } from '../courses/representation.ts'
+import {
+  CourseSchema,
+  CourseListItemSchema,
+  CourseSettingsSchema,
+  ModuleSchema,
+} from '../courses/representation.ts'
 import { CompletionsQuery } from '../enrollments/queries.ts'
 import {
   BulkResultSchema,
@@ -296,6 +304,52 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     answers: { 201: one(ModuleSchema) },
     errors: [409, 422],
   },
+  'GET /api/v1/courses/{id}/settings': {
+    summary: "A course's enrollment and certificate settings",
+    tag: 'Courses',
+    answers: { 200: one(CourseSettingsSchema) },
+  },
+  'PATCH /api/v1/courses/{id}/settings': {
+    summary: "Change a course's settings",
+    tag: 'Courses',
+    description:
+      'The settings `lms course configure` sets, with its rules; fields left out keep their value. ' +
+      'Raising or removing the seat limit gives the freed seats to the waitlist.',
+    body: CourseSettingsInput,
+    example: { requires_approval: true, seat_limit: 20, waitlist: true },
+    answers: { 200: one(CourseSettingsSchema) },
+    errors: [409],
+  },
+  'PATCH /api/v1/courses/{id}/modules/{module_id}': {
+    summary: "Change a module's title or description",
+    tag: 'Courses',
+    body: UpdateModuleInput,
+    example: { title: 'Evacuation routes (2027)' },
+    answers: { 200: one(ModuleSchema) },
+    errors: [409],
+  },
+  'DELETE /api/v1/courses/{id}/modules/{module_id}': {
+    summary: 'Delete a module',
+    tag: 'Courses',
+    description:
+      'The modules after it move up one place. Refused (409) while the course is published and has ' +
+      'enrollments; enrollments of a draft course keep their progress in the modules left.',
+    answers: { 204: empty },
+    errors: [409, 422],
+  },
+  'PUT /api/v1/courses/{id}/modules/order': {
+    summary: "Reorder a course's modules",
+    tag: 'Courses',
+    description:
+      "`module_ids` names every one of the course's modules once, in the new order. Refused (409) " +
+      'while the course is published and has enrollments.',
+    body: ReorderModulesInput,
+    example: {
+      module_ids: ['5a7e0c1b-2d3f-4e5a-9b6c-7d8e9f0a1b2c', '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f'],
+    },
+    answers: { 200: one(v.array(ModuleSchema)) },
+    errors: [409, 422],
+  },
   'GET /api/v1/courses/{id}/enrollments': {
     summary: "List a course's enrollments",
     tag: 'Courses',
@@ -354,6 +408,25 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     tag: 'Enrollments',
     answers: { 204: empty },
     errors: [409, 422],
+  },
+  'POST /api/v1/enrollments/{id}/approve': {
+    summary: 'Approve an enrollment pending approval',
+    tag: 'Enrollments',
+    description:
+      'Only from `pending_approval` (else 409). The seat guard runs again: active, or `waitlisted` ' +
+      'when the course is full and keeps a waitlist; a full course without one answers 422.',
+    body: ApproveEnrollmentInput,
+    answers: { 200: one(EnrollmentSchema) },
+    errors: [409, 422],
+  },
+  'POST /api/v1/enrollments/{id}/deny': {
+    summary: 'Deny an enrollment pending approval',
+    tag: 'Enrollments',
+    description: 'Only from `pending_approval` (else 409); the enrollment is dropped and the learner told.',
+    body: DenyEnrollmentInput,
+    example: { reason: 'This course is for the night shift.' },
+    answers: { 200: one(EnrollmentSchema) },
+    errors: [409],
   },
   'GET /api/v1/enrollments/{id}/progress': {
     summary: "An enrollment's progress",

@@ -7,12 +7,14 @@ import {
   refusalMessages,
   UpdateEnrollmentInput,
 } from '../../shared/domain/enrollments/enrollment.ts'
+import { ApproveEnrollmentInput, DenyEnrollmentInput } from '../../shared/domain/enrollments/lifecycle.ts'
 import { ValidationError } from '../../shared/domain/errors.ts'
 import { parseBody, parseOrThrow, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging, sorting } from '../../shared/http/list-query.ts'
 import { created, envelope, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
+import { approveEnrollment, denyEnrollment } from '../../shared/services/enrollments/enrollment-lifecycle.ts'
 import * as enrollments from '../../shared/services/enrollments/enrollments-service.ts'
 import type { EnrollRow } from '../../shared/services/enrollments/enrollment-engine.ts'
 import { CompletionsQuery } from './queries.ts'
@@ -106,6 +108,25 @@ export const dropEnrollment = route('DELETE /api/v1/enrollments/{id}', async ({ 
   return noContent()
 })
 
+/** The decisions of `lms enrollment approve|deny` (api-additions section 4), by the same services. */
+export const approvePendingEnrollment = route(
+  'POST /api/v1/enrollments/{id}/approve',
+  async ({ tenant, body, ...input }) => {
+    const id = pathId(input, 'id', 'enrollment', Uuid)
+    parseBody(ApproveEnrollmentInput, body, {})
+    return ok(toEnrollmentResource(await approveEnrollment(tenant, id)))
+  },
+)
+
+export const denyPendingEnrollment = route(
+  'POST /api/v1/enrollments/{id}/deny',
+  async ({ tenant, body, ...input }) => {
+    const id = pathId(input, 'id', 'enrollment', Uuid)
+    const { reason } = parseBody(DenyEnrollmentInput, body, {})
+    return ok(toEnrollmentResource(await denyEnrollment(tenant, id, undefined, reason || null)))
+  },
+)
+
 export const getProgress = route('GET /api/v1/enrollments/{id}/progress', async ({ tenant, ...input }) => {
   return ok(toProgress(await enrollments.getProgress(tenant, pathId(input, 'id', 'enrollment', Uuid))))
 })
@@ -128,6 +149,8 @@ export const handler = httpStack([
   getEnrollment,
   updateEnrollment,
   dropEnrollment,
+  approvePendingEnrollment,
+  denyPendingEnrollment,
   getProgress,
   listCompletions,
 ])

@@ -126,7 +126,7 @@ describe('CLI: lms enrollment approve', () => {
     expect((await getCourse(t.tenant, without.id, { consistent: true }))?.seatsTaken).toBe(1)
   })
 
-  it('refuses what is not pending approval (422) and what is not there (404), changing nothing', async () => {
+  it('refuses what is not pending approval (409) and what is not there (404), changing nothing', async () => {
     // Prepare
     const t = await newTenant()
     const other = await newTenant()
@@ -141,9 +141,9 @@ describe('CLI: lms enrollment approve', () => {
     const elsewhere = await lms('enrollment', 'deny', '--tenant', other.slug, '--enrollment', active.id)
 
     // Assess
-    expect(again.json.error).toMatchObject({ code: 422 })
+    expect(again.json.error).toMatchObject({ code: 409 })
     expect(again.json.error.message).toMatch(/pending approval.*active/)
-    expect(deny.json.error).toMatchObject({ code: 422 })
+    expect(deny.json.error).toMatchObject({ code: 409 })
     expect(missing.json.error).toMatchObject({ code: 404 })
     expect(elsewhere.json.error).toMatchObject({ code: 404 })
     expect(await status(t, active.id)).toBe('active')
@@ -171,7 +171,7 @@ describe('CLI: lms enrollment deny', () => {
       [u.id, 'dropped'],
     ])
     const twice = await lms('enrollment', 'deny', '--tenant', t.slug, '--enrollment', pending.id)
-    expect(twice.json.error).toMatchObject({ code: 422 })
+    expect(twice.json.error).toMatchObject({ code: 409 })
     expect((await enroll(t, u.id, k.id)).id).toBe(pending.id)
   })
 })

@@ -2,8 +2,10 @@
  * Moves out of `pending_approval` and `waitlisted`, and into `expired` (docs/decisions/0016): what
  * each move makes of the enrollment, as pure functions the engine and the expiry job share.
  */
+import * as v from 'valibot'
 import type { CourseSettings } from '../courses/course.ts'
-import { RuleViolationError } from '../errors.ts'
+import { ConflictError } from '../errors.ts'
+import { text, textRules } from '../text-rules.ts'
 import type { Enrollment } from './enrollment.ts'
 
 const DAY_MS = 86_400_000
@@ -46,9 +48,18 @@ export const denied = (e: Enrollment, at: string): Enrollment => ({
 })
 
 /** Only a pending enrollment is approved or denied; anything else is refused (422), never re-decided. */
+/** `POST /enrollments/{id}/approve` takes no field. */
+export const ApproveEnrollmentInput = v.strictObject({})
+
+/** `POST /enrollments/{id}/deny`: the reason, when given, goes to the learner with the decision. */
+export const DenyEnrollmentInput = v.strictObject({
+  reason: v.optional(v.nullable(text(textRules.decisionReason, { trimmed: true }))),
+})
+
 export function assertPendingApproval(e: Enrollment, action: 'approved' | 'denied'): void {
   if (e.status === 'pending_approval') return
-  throw new RuleViolationError(
+  // 409 (api-additions section 4): the enrollment's state, not the request, is what is wrong.
+  throw new ConflictError(
     'enrollment.not_pending_approval',
     `Only an enrollment pending approval can be ${action}; this one is ${e.status}`,
   )

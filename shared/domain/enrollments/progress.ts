@@ -164,3 +164,21 @@ export function completeEnrollment(
     updatedAt: at,
   }
 }
+
+/**
+ * An enrollment after a module of its course was deleted: that module's progress goes and the
+ * percent and score follow the modules left. A completed enrollment keeps its record as it was.
+ * Undefined when nothing changes.
+ */
+export function withoutModuleProgress(
+  e: Enrollment,
+  modules: readonly Module[],
+  moduleId: string,
+  at: string,
+): Enrollment | undefined {
+  if (e.status === 'completed') return undefined
+  const left = Object.fromEntries(Object.entries(e.modules).filter(([id]) => id !== moduleId))
+  const percent = progressPercent(modules, left)
+  if (!(moduleId in e.modules) && percent === e.progressPercent) return undefined
+  return { ...e, modules: left, progressPercent: percent, score: enrollmentScore(left), updatedAt: at }
+}

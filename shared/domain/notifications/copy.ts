@@ -73,6 +73,7 @@ const en: LocaleCopy = {
     paragraphs: [
       c.name ? `Hello ${c.name},` : 'Hello,',
       `Your request to enroll in ${d.courseTitle} was declined. Please ask your administrator if you have questions.`,
+      ...(d.reason ? [`Reason given: ${d.reason}`] : []),
     ],
   }),
   waitlist_promoted: (d, c) => ({
@@ -159,6 +160,7 @@ const frCA: LocaleCopy = {
     paragraphs: [
       c.name ? `Bonjour ${c.name},` : 'Bonjour,',
       `Votre demande d’inscription au cours ${d.courseTitle} a été refusée. Adressez-vous à votre administrateur pour toute question.`,
+      ...(d.reason ? [`Motif indiqué : ${d.reason}`] : []),
     ],
   }),
   waitlist_promoted: (d, c) => ({

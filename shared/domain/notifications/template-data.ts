@@ -23,7 +23,8 @@ export const templateData = {
     /** Approval runs the seat guard again: a full course with a waitlist waitlists. */
     status: v.optional(v.picklist(['active', 'waitlisted']), 'active'),
   }),
-  enrollment_denied: v.object(Enrollment),
+  /** `reason`: the denial's reason when the admin gave one (the API's `{reason}`). */
+  enrollment_denied: v.object({ ...Enrollment, reason: v.optional(v.nullable(v.string()), null) }),
   waitlist_promoted: v.object(Enrollment),
   usage_alert: v.object({
     month: v.string(),

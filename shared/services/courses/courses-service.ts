@@ -7,10 +7,10 @@ import {
   defaultSettings,
   transition,
   type Course,
-  type CourseSettings,
   type CreateCourseInput,
   type UpdateCourseInput,
 } from '../../domain/courses/course.ts'
+import { assertEnrollmentWindow, type SettingsChanges } from '../../domain/courses/course-settings.ts'
 import type { AppModuleInput, Module } from '../../domain/courses/module.ts'
 import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../../domain/errors.ts'
 import { planById } from '../../domain/plans/catalog.ts'
@@ -220,10 +220,11 @@ export async function categoryOf(tenant: TenantContext, course: Course): Promise
 export async function configureCourse(
   tenant: TenantContext,
   id: string,
-  changes: Partial<CourseSettings> & { category?: string },
+  changes: SettingsChanges,
   at = nowIso(),
 ): Promise<Course> {
   const first = await getCourse(tenant, id)
+  assertEnrollmentWindow({ ...first.settings, ...changes })
   const { category, ...rest } = changes
   const settingsChanges =
     rest.language === undefined
@@ -243,20 +244,23 @@ export async function configureCourse(
   }
   for (const prerequisite of settingsChanges.prerequisites ?? []) {
     if (prerequisite === id)
-      throw new ValidationError('prerequisites', 'a course cannot be its own prerequisite')
+      throw new ValidationError('prerequisite_course_ids', 'a course cannot be its own prerequisite')
     if (!(await getStoredCourse(tenant, prerequisite))) {
       throw new ValidationError(
-        'prerequisites',
-        `prerequisites: ${prerequisite} is not a course of this tenant`,
+        'prerequisite_course_ids',
+        `prerequisite_course_ids: ${prerequisite} is not a course of this tenant`,
       )
     }
   }
   try {
     const configured = await retryOnConflict(async (tryNumber) => {
       const before = tryNumber === 0 ? first : await getCourse(tenant, id, true)
+      const settings = { ...before.settings, ...settingsChanges }
+      // Read again after a lost race: the other change may have moved the window's other end.
+      assertEnrollmentWindow(settings)
       const after: Course = {
         ...before,
-        settings: { ...before.settings, ...settingsChanges },
+        settings,
         categoryId: categoryId ?? before.categoryId,
         updatedAt: at,
       }

@@ -30,11 +30,18 @@ const decisionNotification = (
   e: Enrollment,
   course: Course | undefined,
   at: string,
+  reason: string | null = null,
 ) =>
   newNotification(
     template,
     e.userId,
-    { enrollmentId: e.id, courseId: e.courseId, courseTitle: course?.title ?? null, status: e.status },
+    {
+      enrollmentId: e.id,
+      courseId: e.courseId,
+      courseTitle: course?.title ?? null,
+      status: e.status,
+      ...(reason !== null ? { reason } : {}),
+    },
     at,
   )
 
@@ -106,7 +113,12 @@ export async function approveEnrollment(
  * `lms enrollment deny`: dropped, with enrollment.dropped (the catalog's event for a drop by an
  * admin) and the learner told. A pending enrollment holds no seat, so none is freed.
  */
-export async function denyEnrollment(tenant: TenantContext, id: string, at = nowIso()): Promise<Enrollment> {
+export async function denyEnrollment(
+  tenant: TenantContext,
+  id: string,
+  at = nowIso(),
+  reason: string | null = null,
+): Promise<Enrollment> {
   const current = await getEnrollment(tenant, id)
   if (!current) throw new NotFoundError('enrollment')
   const course = await getCourse(tenant, current.courseId)
@@ -119,7 +131,7 @@ export async function denyEnrollment(tenant: TenantContext, id: string, at = now
         events: [
           newEvent('enrollment.dropped', { enrollmentId: e.id, userId: e.userId, courseId: e.courseId }, at),
         ],
-        notifications: [decisionNotification('enrollment_denied', after, course, at)],
+        notifications: [decisionNotification('enrollment_denied', after, course, at, reason)],
       },
     }
   })

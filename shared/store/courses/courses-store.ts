@@ -293,7 +293,8 @@ export async function saveCourse(
   await commit(saveCourseSteps(tenant, change, guards, effects))
 }
 
-const moduleEntity = defineEntity(
+/** Declared once here; the module edits (module-edits.ts) write the same items. */
+export const moduleEntity = defineEntity(
   'module',
   {
     id: field('id', v.string()),
@@ -320,8 +321,15 @@ export function listModulesParams(tenant: TenantContext, courseId: string) {
   })
 }
 
-export async function listModules(tenant: TenantContext, courseId: string): Promise<Module[]> {
-  return (await queryAll(listModulesParams(tenant, courseId))).map(moduleFromItem)
+/** `consistent` for the module edits, which rewrite places as read. */
+export async function listModules(
+  tenant: TenantContext,
+  courseId: string,
+  { consistent = false } = {},
+): Promise<Module[]> {
+  return (await queryAll({ ...listModulesParams(tenant, courseId), ConsistentRead: consistent })).map(
+    moduleFromItem,
+  )
 }
 
 /**

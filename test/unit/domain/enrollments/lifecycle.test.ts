@@ -7,6 +7,7 @@ import {
   activated,
   assertPendingApproval,
 } from '../../../../shared/domain/enrollments/lifecycle.ts'
+import { ConflictError } from '../../../../shared/domain/errors.ts'
 
 const at = '2026-03-01T10:00:00.000Z'
 const e = { id: 'e-1', status: 'pending_approval', enrolledAt: '2026-01-01T00:00:00.000Z' } as Enrollment
@@ -42,10 +43,11 @@ describe('Function: accessEnded', () => {
 })
 
 describe('Function: assertPendingApproval', () => {
-  it('refuses anything but pending approval with 422, naming the status', () => {
+  it('refuses anything but pending approval as a conflict (409), naming the status', () => {
     expect(() => assertPendingApproval(e, 'approved')).not.toThrow()
     expect(() => assertPendingApproval({ ...e, status: 'waitlisted' }, 'denied')).toThrow(
       /pending approval can be denied; this one is waitlisted/,
     )
+    expect(() => assertPendingApproval({ ...e, status: 'active' }, 'approved')).toThrow(ConflictError)
   })
 })
