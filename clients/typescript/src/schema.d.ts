@@ -263,6 +263,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/courses/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A course's enrollment and certificate settings */
+        get: operations["GET_api_v1_courses_id_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a course's settings
+         * @description The settings `lms course configure` sets, with its rules; fields left out keep their value. Raising or removing the seat limit gives the freed seats to the waitlist.
+         */
+        patch: operations["PATCH_api_v1_courses_id_settings"];
+        trace?: never;
+    };
+    "/api/v1/courses/{id}/modules/{module_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a module
+         * @description The modules after it move up one place. Refused (409) while the course is published and has enrollments; enrollments of a draft course keep their progress in the modules left.
+         */
+        delete: operations["DELETE_api_v1_courses_id_modules_module_id"];
+        options?: never;
+        head?: never;
+        /** Change a module's title or description */
+        patch: operations["PATCH_api_v1_courses_id_modules_module_id"];
+        trace?: never;
+    };
+    "/api/v1/courses/{id}/modules/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder a course's modules
+         * @description `module_ids` names every one of the course's modules once, in the new order. Refused (409) while the course is published and has enrollments.
+         */
+        put: operations["PUT_api_v1_courses_id_modules_order"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/courses/{id}/enrollments": {
         parameters: {
             query?: never;
@@ -336,6 +398,46 @@ export interface paths {
         head?: never;
         /** Change an enrollment's due date */
         patch: operations["PATCH_api_v1_enrollments_id"];
+        trace?: never;
+    };
+    "/api/v1/enrollments/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an enrollment pending approval
+         * @description Only from `pending_approval` (else 409). The seat guard runs again: active, or `waitlisted` when the course is full and keeps a waitlist; a full course without one answers 422.
+         */
+        post: operations["POST_api_v1_enrollments_id_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrollments/{id}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deny an enrollment pending approval
+         * @description Only from `pending_approval` (else 409); the enrollment is dropped and the learner told.
+         */
+        post: operations["POST_api_v1_enrollments_id_deny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/enrollments/{id}/progress": {
@@ -2425,6 +2527,266 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    GET_api_v1_courses_id_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            requires_approval: boolean;
+                            seat_limit: number | null;
+                            waitlist: boolean;
+                            enrollment_opens_at: string | null;
+                            enrollment_closes_at: string | null;
+                            prerequisite_course_ids: string[];
+                            category: string | null;
+                            language: string;
+                            certificate_validity_days: number | null;
+                            access_days: number | null;
+                            ceu: number;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PATCH_api_v1_courses_id_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "requires_approval": true,
+                 *       "seat_limit": 20,
+                 *       "waitlist": true
+                 *     }
+                 */
+                "application/json": {
+                    requires_approval?: boolean;
+                    seat_limit?: number | null;
+                    waitlist?: boolean;
+                    enrollment_opens_at?: string | null;
+                    enrollment_closes_at?: string | null;
+                    prerequisite_course_ids?: string[];
+                    /** @description At most 200 characters and 600 bytes in UTF-8; no control characters, tabs or line breaks. */
+                    category?: string;
+                    language?: string;
+                    certificate_validity_days?: number | null;
+                    access_days?: number | null;
+                    ceu?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            requires_approval: boolean;
+                            seat_limit: number | null;
+                            waitlist: boolean;
+                            enrollment_opens_at: string | null;
+                            enrollment_closes_at: string | null;
+                            prerequisite_course_ids: string[];
+                            category: string | null;
+                            language: string;
+                            certificate_validity_days: number | null;
+                            access_days: number | null;
+                            ceu: number;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DELETE_api_v1_courses_id_modules_module_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PATCH_api_v1_courses_id_modules_module_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                module_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Evacuation routes (2027)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At most 300 characters and 900 bytes in UTF-8; no control characters, tabs or line breaks. */
+                    title?: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            module_type: "video" | "audio" | "document" | "iframe" | "youtube_vimeo" | "quiz" | "html" | "archive" | "scorm" | "cmi5" | "aicc";
+                            is_required: boolean;
+                            order_index: number;
+                            created_at: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PUT_api_v1_courses_id_modules_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "module_ids": [
+                 *         "5a7e0c1b-2d3f-4e5a-9b6c-7d8e9f0a1b2c",
+                 *         "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    module_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            module_type: "video" | "audio" | "document" | "iframe" | "youtube_vimeo" | "quiz" | "html" | "archive" | "scorm" | "cmi5" | "aicc";
+                            is_required: boolean;
+                            order_index: number;
+                            created_at: string;
+                        }[];
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
     GET_api_v1_courses_id_enrollments: {
         parameters: {
             query?: {
@@ -2899,6 +3261,128 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_enrollments_id_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            user_id: string;
+                            course_id: string;
+                            /** @enum {string} */
+                            status: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                            due_date: string | null;
+                            completed_at: string | null;
+                            /** @enum {string} */
+                            source: "native" | "import";
+                            created_at: string;
+                            progress_percent: number;
+                            score: number | null;
+                            pass_fail: ("pass" | "fail") | null;
+                            enrolled_at: string;
+                            started_at: string | null;
+                            certificate_id: string | null;
+                            updated_at: string;
+                            access_expires_at: string | null;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_enrollments_id_deny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "This course is for the night shift."
+                 *     }
+                 */
+                "application/json": {
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            user_id: string;
+                            course_id: string;
+                            /** @enum {string} */
+                            status: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                            due_date: string | null;
+                            completed_at: string | null;
+                            /** @enum {string} */
+                            source: "native" | "import";
+                            created_at: string;
+                            progress_percent: number;
+                            score: number | null;
+                            pass_fail: ("pass" | "fail") | null;
+                            enrolled_at: string;
+                            started_at: string | null;
+                            certificate_id: string | null;
+                            updated_at: string;
+                            access_expires_at: string | null;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };
