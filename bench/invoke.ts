@@ -18,12 +18,15 @@ export interface ApiRequest {
   readonly apiKey?: string
   /** Sent as a JSON body (POST, PATCH). */
   readonly body?: unknown
+  /** More request headers (lower-case names, as the gateway gives them). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export function apiEvent(req: ApiRequest): HttpEvent {
   const headers: Record<string, string> = { host: req.host, 'user-agent': 'lms-bench' }
   if (req.apiKey) headers.authorization = `Bearer ${req.apiKey}`
   if (req.body !== undefined) headers['content-type'] = 'application/json'
+  Object.assign(headers, req.headers)
   return httpEvent({
     method: req.method,
     url: req.url,

@@ -28,15 +28,20 @@ const errorDescriptions: Record<number, string> = {
   401: 'Missing or unknown API key',
   403: 'The key lacks the scope, the tenant is not active, or the plan lacks the feature',
   404: 'Not found (also for another tenant’s id)',
-  409: 'Conflict with the current state',
-  422: 'Refused by a rule (or a plan cap)',
+  409: 'Conflict with the current state, or a request with the same `Idempotency-Key` still running (`Retry-After: 1`)',
+  422: 'Refused by a rule (or a plan cap), or an `Idempotency-Key` already used with another method, path or body',
   429: 'Rate limited: retry after `Retry-After` seconds',
   503: 'Temporarily unavailable: retry after `Retry-After` seconds',
 }
 
+/** A keyed POST takes an `Idempotency-Key` (decision 0038); other methods ignore the header. */
+const takesIdempotencyKey = (def: RouteDef): boolean => def.scope !== null && def.method === 'POST'
+
 /** The statuses every route of its kind can answer, plus the row's own. */
 function errorStatuses(def: RouteDef, doc: OperationDoc): number[] {
   const statuses = new Set<number>(doc.errors ?? [])
+  // A malformed key (400), its first request still running (409), the key reused (422).
+  if (takesIdempotencyKey(def)) [400, 409, 422].forEach((s) => statuses.add(s))
   if (doc.query || doc.body || doc.paged || doc.sorts) statuses.add(400)
   if (def.path.includes('{')) statuses.add(404)
   if (def.scope !== null) [401, 403, 429, 503].forEach((s) => statuses.add(s))
@@ -97,11 +102,15 @@ function responses(def: RouteDef, doc: OperationDoc): Json {
   const out: Json = {}
   for (const [status, answer] of Object.entries(doc.answers)) {
     const content = answerContent(answer)
+    const headers: Json = {
+      ...(answer.kind === 'redirect'
+        ? { Location: { schema: { type: 'string' }, description: 'Where to go next' } }
+        : {}),
+      ...(takesIdempotencyKey(def) ? { 'Idempotent-Replayed': IDEMPOTENT_REPLAYED } : {}),
+    }
     out[status] = {
       description: successDescriptions[answer.kind],
-      ...(answer.kind === 'redirect'
-        ? { headers: { Location: { schema: { type: 'string' }, description: 'Where to go next' } } }
-        : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
       ...(content ? { content } : {}),
     }
   }
@@ -136,6 +145,7 @@ function parameters(def: RouteDef, doc: OperationDoc): Json[] {
     ...Object.entries(fields).map(([name, schema]) => ({ name, in: 'query', schema })),
     ...paging,
     ...sorting,
+    ...(takesIdempotencyKey(def) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
   ]
 }
 
@@ -184,6 +194,18 @@ function rowsOf(): Map<RouteDef, OperationDoc> {
     rows.set(def, doc)
   }
   return rows
+}
+
+const IDEMPOTENT_REPLAYED: Json = { $ref: '#/components/headers/IdempotentReplayed' }
+
+const IDEMPOTENCY_KEY: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  description:
+    'Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.',
+  example: '5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f',
 }
 
 const SIGNATURE_HEADERS: Json[] = [
@@ -288,6 +310,13 @@ export function buildOpenApiDocument(serviceHost: string): Json {
         apiKey: { type: 'http', scheme: 'bearer', description: 'API key: Authorization: Bearer <key>' },
       },
       responses: errorResponses(),
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
+      headers: {
+        IdempotentReplayed: {
+          description: 'Present, `true`, on an answer replayed for a repeated `Idempotency-Key`',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
       schemas: {
         Error: {
           type: 'object',

@@ -40,6 +40,14 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** The same Idempotency-Key's first request is still running: 409, the client repeats it shortly. */
+export class IdempotencyInProgressError extends ConflictError {
+  readonly retryAfterSeconds = 1
+  constructor() {
+    super('idempotency.in_progress', 'A request with this Idempotency-Key is still running; retry shortly')
+  }
+}
+
 /** A business rule refused the request (dynamic group edit, completed enrollment delete, ...). */
 export class RuleViolationError extends DomainError {
   constructor(

@@ -6,6 +6,7 @@ import {
   ConflictError,
   EntitlementError,
   FeatureSwitchedOffError,
+  IdempotencyInProgressError,
   NotFoundError,
   RateLimitedError,
   RuleViolationError,
@@ -43,6 +44,8 @@ export function toErrorResult(err: unknown): { result: HttpResult; unexpected: b
   }
   if (err instanceof FeatureSwitchedOffError) return r(errorResult(403, err.message, { reason: err.reason }))
   if (err instanceof NotFoundError) return r(errorResult(404, err.message))
+  if (err instanceof IdempotencyInProgressError)
+    return r(errorResult(409, err.message, {}, { 'retry-after': String(err.retryAfterSeconds) }))
   if (err instanceof ConflictError) return r(errorResult(409, err.message))
   if (err instanceof RuleViolationError) return r(errorResult(422, err.message))
   if (err instanceof RateLimitedError) {

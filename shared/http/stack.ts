@@ -4,7 +4,8 @@
  * - keyed routes: request state and log line → an address over its failed-authentication limit,
  *   refused before anything is read → tenant from Host → API key → plan's API access → the key's
  *   minute window → the route's scope → JSON body → the monthly cap, counted while a GET's
- *   handler already reads (metered-handle.ts) → handler;
+ *   handler already reads (metered-handle.ts) → on a POST, its Idempotency-Key (idempotent-handle.ts)
+ *   → handler;
  * - public routes: request state and log line → the route's window per client address (when the
  *   route table sets one) → JSON body → handler (routes that read and count nothing: static-stack.ts);
  * - requests that match no route: request state and log line → JSON body → the fallback.
@@ -15,6 +16,7 @@ import { apiKeyAuth } from './api-key-auth.ts'
 import { dispatch, stack, type Handle, type LambdaHandler } from './base-stack.ts'
 import { addressLimit, refuseAddressOverFailedAuthLimit } from './ip-rate-limit.ts'
 import { formBody } from './form-body.ts'
+import { idempotentHandle } from './idempotent-handle.ts'
 import { jsonBody } from './json-body.ts'
 import { meteredHandle } from './metered-handle.ts'
 import { planEntitlements } from './plan-entitlements.ts'
@@ -36,7 +38,7 @@ export function keyedStack(def: RouteDef, handle: Handle) {
       minuteWindow(),
       requireScope(def.scope),
     ],
-    meteredHandle(def, handle),
+    meteredHandle(def, def.method === 'POST' ? idempotentHandle(handle) : handle),
   )
 }
 

@@ -64,6 +64,8 @@ export const keys = {
     pk: tp(t),
     sk: `USAGEALERT#${month}#${percent}`,
   }),
+  /** A keyed POST's Idempotency-Key (printable ASCII, checked before): its record and kept answer. */
+  idempotencyRecord: (t: TenantContext, key: string): Key => ({ pk: tp(t), sk: `IDEM#${key}` }),
   apiKeyRef: (t: TenantContext, keyId: string): Key => ({ pk: tp(t), sk: `APIKEYREF#${keyId}` }),
   apiKeyRefPrefix: 'APIKEYREF#',
 

@@ -62,6 +62,30 @@ describe('the OpenAPI document', () => {
     expect(names('/api/v1/skills/matrix').length).toBeGreaterThan(2)
   })
 
+  it('gives every keyed POST the Idempotency-Key header, its 409 and 422, and Idempotent-Replayed', () => {
+    const op = (path: string, method: string) =>
+      doc.paths[path]?.[method] as unknown as {
+        parameters?: { $ref?: string }[]
+        responses: Record<string, { headers?: Record<string, unknown> }>
+      }
+    const keyRef = { $ref: '#/components/parameters/IdempotencyKey' }
+    for (const r of described.filter((d) => d.method === 'POST')) {
+      const post = op(r.path, 'post')
+      const keyed = r.scope !== null
+      expect(post.parameters ?? [], routeKey(r)).toEqual(
+        keyed ? expect.arrayContaining([keyRef]) : expect.not.arrayContaining([keyRef]),
+      )
+      if (!keyed) continue
+      expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['400', '409', '422']))
+      const success = Object.entries(post.responses).filter(([status]) => status.startsWith('2'))
+      for (const [, answer] of success)
+        expect(answer.headers?.['Idempotent-Replayed'], routeKey(r)).toEqual({
+          $ref: '#/components/headers/IdempotentReplayed',
+        })
+    }
+    expect(op('/api/v1/users/{id}', 'patch').parameters).not.toEqual(expect.arrayContaining([keyRef]))
+  })
+
   it('describes one webhook per event of the catalog with the signature headers', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...eventCatalog].sort())
     for (const event of eventCatalog)
