@@ -30,14 +30,20 @@ const errorDescriptions: Record<number, string> = {
   404: 'Not found (also for another tenant’s id)',
   409: 'Conflict with the current state',
   422: 'Refused by a rule (or a plan cap)',
+  413: 'The request body is over the 10 MB limit',
   429: 'Rate limited: retry after `Retry-After` seconds',
+  500: 'Unexpected error (nothing of it is exposed); safe to retry a read',
   503: 'Temporarily unavailable: retry after `Retry-After` seconds',
 }
 
-/** The statuses every route of its kind can answer, plus the row's own. */
+/**
+ * The statuses every route of its kind can answer, plus the row's own: the gateway refuses a body
+ * over its limit (413) on any route that reads one, and any route can fail unexpectedly (500).
+ */
 function errorStatuses(def: RouteDef, doc: OperationDoc): number[] {
-  const statuses = new Set<number>(doc.errors ?? [])
+  const statuses = new Set<number>([...(doc.errors ?? []), 500])
   if (doc.query || doc.body || doc.paged || doc.sorts) statuses.add(400)
+  if (doc.body || def.form) statuses.add(413)
   if (def.path.includes('{')) statuses.add(404)
   if (def.scope !== null) [401, 403, 429, 503].forEach((s) => statuses.add(s))
   if (def.perIp) statuses.add(429)
