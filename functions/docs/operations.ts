@@ -326,7 +326,8 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     body: CreateEnrollmentInput,
     example: { user_id: USER_ID, course_id: COURSE_ID, due_date: '2026-12-31T00:00:00Z' },
     answers: { 201: one(EnrollmentSchema) },
-    errors: [409, 422],
+    // 404: the user or the course named in the body is not the tenant's.
+    errors: [404, 409, 422],
   },
   'POST /api/v1/enrollments/bulk': {
     summary: 'Enroll up to 500 users at once',
