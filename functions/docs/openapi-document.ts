@@ -111,8 +111,17 @@ function responses(def: RouteDef, doc: OperationDoc): Json {
       ...(content ? { content } : {}),
     }
   }
-  for (const status of errorStatuses(def, doc))
-    out[String(status)] = { $ref: `#/components/responses/Error${status}` }
+  for (const status of errorStatuses(def, doc)) {
+    const page = out[String(status)] as { content?: Json } | undefined
+    // A learner page answers some errors as a page of its own, and the rest (an unknown host) as
+    // the error envelope: both contents under the one status.
+    out[String(status)] = page
+      ? {
+          description: `${errorDescriptions[status] ?? 'Error'}: an HTML page, or the error envelope`,
+          content: { ...page.content, [ENVELOPE_JSON]: { schema: ref('Error') } },
+        }
+      : { $ref: `#/components/responses/Error${status}` }
+  }
   return out
 }
 
