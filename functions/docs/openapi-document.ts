@@ -29,20 +29,26 @@ const errorDescriptions: Record<number, string> = {
   403: 'The key lacks the scope, the tenant is not active, or the plan lacks the feature',
   404: 'Not found (also for another tenant’s id)',
   409: 'Conflict with the current state, or a request with the same `Idempotency-Key` still running (`Retry-After: 1`)',
+  413: 'The request body is over the 10 MB limit',
   422: 'Refused by a rule (or a plan cap), or an `Idempotency-Key` already used with another method, path or body',
   429: 'Rate limited: retry after `Retry-After` seconds',
+  500: 'Unexpected error (nothing of it is exposed); safe to retry a read',
   503: 'Temporarily unavailable: retry after `Retry-After` seconds',
 }
 
 /** A keyed POST takes an `Idempotency-Key` (decision 0038); other methods ignore the header. */
 const takesIdempotencyKey = (def: RouteDef): boolean => def.scope !== null && def.method === 'POST'
 
-/** The statuses every route of its kind can answer, plus the row's own. */
+/**
+ * The statuses every route of its kind can answer, plus the row's own: the gateway refuses a body
+ * over its limit (413) on any route that reads one, and any route can fail unexpectedly (500).
+ */
 function errorStatuses(def: RouteDef, doc: OperationDoc): number[] {
-  const statuses = new Set<number>(doc.errors ?? [])
+  const statuses = new Set<number>([...(doc.errors ?? []), 500])
   // A malformed key (400), its first request still running (409), the key reused (422).
   if (takesIdempotencyKey(def)) [400, 409, 422].forEach((s) => statuses.add(s))
   if (doc.query || doc.body || doc.paged || doc.sorts) statuses.add(400)
+  if (doc.body || def.form) statuses.add(413)
   if (def.path.includes('{')) statuses.add(404)
   if (def.scope !== null) [401, 403, 429, 503].forEach((s) => statuses.add(s))
   if (def.perIp) statuses.add(429)
@@ -114,8 +120,17 @@ function responses(def: RouteDef, doc: OperationDoc): Json {
       ...(content ? { content } : {}),
     }
   }
-  for (const status of errorStatuses(def, doc))
-    out[String(status)] = { $ref: `#/components/responses/Error${status}` }
+  for (const status of errorStatuses(def, doc)) {
+    const page = out[String(status)] as { content?: Json } | undefined
+    // A learner page answers some errors as a page of its own, and the rest (an unknown host) as
+    // the error envelope: both contents under the one status.
+    out[String(status)] = page
+      ? {
+          description: `${errorDescriptions[status] ?? 'Error'}: an HTML page, or the error envelope`,
+          content: { ...page.content, [ENVELOPE_JSON]: { schema: ref('Error') } },
+        }
+      : { $ref: `#/components/responses/Error${status}` }
+  }
   return out
 }
 

@@ -380,7 +380,8 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     body: CreateEnrollmentInput,
     example: { user_id: USER_ID, course_id: COURSE_ID, due_date: '2026-12-31T00:00:00Z' },
     answers: { 201: one(EnrollmentSchema) },
-    errors: [409, 422],
+    // 404: the user or the course named in the body is not the tenant's.
+    errors: [404, 409, 422],
   },
   'POST /api/v1/enrollments/bulk': {
     summary: 'Enroll up to 500 users at once',
@@ -573,34 +574,57 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     tag: 'LTI',
     description: "The platform's OIDC third-party login: redirects to the platform's authorization endpoint.",
     answers: { 302: redirect },
+    // 400: a required login parameter (iss, login_hint, target_link_uri) is missing.
+    errors: [400],
   },
   'POST /api/v1/lti/login': {
     summary: 'LTI 1.3 login initiation (form post)',
     tag: 'LTI',
     answers: { 302: redirect },
+    errors: [400],
   },
   'POST /api/v1/lti/launch': {
     summary: 'LTI 1.3 resource link launch',
     tag: 'LTI',
     description: 'The platform posts the signed `id_token`; the learner is redirected to the course page.',
     answers: { 302: redirect },
+    // 404: the host names no tenant (there is no login page to send the refusal to).
+    errors: [404],
   },
   'POST /api/v1/lti/deep-link': {
     summary: 'LTI deep linking request',
     tag: 'LTI',
-    answers: { 200: html },
+    answers: { 200: html, 302: redirect },
+    errors: [404],
   },
   'GET /api/v1/lti/.well-known/jwks.json': {
     summary: "The tool's public keys",
     tag: 'LTI',
     answers: { 200: { kind: 'bare-json', schema: JwksSchema } },
   },
-  'GET /learn/{id}': { summary: "A learner's course page", tag: 'Learner pages', answers: { 200: html } },
+  // The pages answer a missing session with the sign-in page (401) and an unknown course with a
+  // page (404); an unknown host with the error envelope.
+  'GET /learn/{id}': {
+    summary: "A learner's course page",
+    tag: 'Learner pages',
+    answers: { 200: html, 401: html, 404: html },
+  },
   'POST /learn/{id}': {
     summary: 'Enrol or complete a module from the course page',
     tag: 'Learner pages',
-    answers: { 303: redirect },
+    answers: { 303: redirect, 401: html, 403: html, 404: html, 409: html },
   },
-  'GET /catalog': { summary: "The learner's catalog page", tag: 'Learner pages', answers: { 200: html } },
-  'GET /login': { summary: 'The sign-in page', tag: 'Learner pages', answers: { 200: html } },
+  'GET /catalog': {
+    summary: "The learner's catalog page",
+    tag: 'Learner pages',
+    answers: { 200: html, 401: html },
+    errors: [404],
+  },
+  'GET /login': {
+    summary: 'The sign-in page',
+    tag: 'Learner pages',
+    description: 'Answered 401 when it shows a refused launch or an expired session (`error`).',
+    answers: { 200: html, 401: html },
+    errors: [404],
+  },
 }

@@ -4,7 +4,9 @@
  * transaction (the outbox, shared/store/outbox/outbox-items.ts); delivery reads them downstream.
  */
 import { randomUUID } from 'node:crypto'
+import type * as v from 'valibot'
 import type { HeldSkillChange } from './skills/skill.ts'
+import type { eventPayloads } from './webhooks/event-payloads.ts'
 
 /** Every event type, so a stored event can be read back as one. */
 export const eventTypes = [
@@ -35,7 +37,13 @@ export interface DomainEvent {
   readonly data: Record<string, unknown>
 }
 
-export function newEvent(event: EventType, data: Record<string, unknown>, now: string): DomainEvent {
+type Payloads = typeof eventPayloads
+/** A webhook event's data is the one its OpenAPI `webhooks:` entry describes; internal events are free. */
+export type EventData<E extends EventType> = E extends keyof Payloads
+  ? v.InferOutput<Payloads[E]>
+  : Record<string, unknown>
+
+export function newEvent<E extends EventType>(event: E, data: EventData<E>, now: string): DomainEvent {
   return { id: randomUUID(), event, createdAt: now, data }
 }
 

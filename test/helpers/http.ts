@@ -5,6 +5,7 @@
 import { randomInt } from 'node:crypto'
 import { request } from 'node:http'
 import { inject } from 'vitest'
+import { violationOf } from './openapi-validation.ts'
 
 export interface Reply {
   readonly status: number
@@ -65,7 +66,12 @@ export function call(method: string, path: string, options: CallOptions = {}): P
           } catch {
             body = undefined
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, body })
+          const reply = { status: res.statusCode ?? 0, headers: res.headers, text, raw, body }
+          // Every answer of the API, from any gateway, must be one the OpenAPI document describes:
+          // a drift fails the test that made the call.
+          const violation = violationOf(method, path, reply)
+          if (violation) reject(new Error(violation))
+          else resolve(reply)
         })
       },
     )

@@ -1,6 +1,7 @@
 /** A webhook or record-store receiver on loopback: records every request, answers as told. */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { webhookViolationOf } from './openapi-validation.ts'
 
 export interface Received {
   readonly method: string
@@ -28,9 +29,14 @@ export interface Receiver {
 
 /** Every receiver still listening; the test setup closes them after each test. */
 const open = new Set<Receiver>()
+/** Webhook deliveries that the OpenAPI document's `webhooks:` do not describe, since the last close. */
+const violations: string[] = []
 
+/** Closes the test's receivers, then fails it if any delivery they received broke the document. */
 export async function closeOpenReceivers(): Promise<void> {
   await Promise.all([...open].map((r) => r.close()))
+  const found = violations.splice(0)
+  if (found.length > 0) throw new Error(found.join('\n'))
 }
 
 export async function startReceiver(
@@ -49,6 +55,8 @@ export async function startReceiver(
         at: Date.now(),
       }
       requests.push(got)
+      const violation = webhookViolationOf(got.headers, got.raw.toString('utf8'))
+      if (violation) violations.push(violation)
       const a = answer(requests.length, got)
       const reply = () => {
         if (res.destroyed) return

@@ -868,7 +868,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sign-in page */
+        /**
+         * The sign-in page
+         * @description Answered 401 when it shows a refused launch or an expired session (`error`).
+         */
         get: operations["GET_login"];
         put?: never;
         post?: never;
@@ -1170,7 +1173,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflict with the current state */
+        /** @description Conflict with the current state, or a request with the same `Idempotency-Key` still running (`Retry-After: 1`) */
         Error409: {
             headers: {
                 [name: string]: unknown;
@@ -1182,14 +1185,33 @@ export interface components {
                  *       "meta": null,
                  *       "error": {
                  *         "code": 409,
-                 *         "message": "Conflict with the current state"
+                 *         "message": "Conflict with the current state, or a request with the same `Idempotency-Key` still running (`Retry-After: 1`)"
                  *       }
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Refused by a rule (or a plan cap) */
+        /** @description The request body is over the 10 MB limit */
+        Error413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": 413,
+                 *         "message": "The request body is over the 10 MB limit"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Refused by a rule (or a plan cap), or an `Idempotency-Key` already used with another method, path or body */
         Error422: {
             headers: {
                 [name: string]: unknown;
@@ -1201,7 +1223,7 @@ export interface components {
                  *       "meta": null,
                  *       "error": {
                  *         "code": 422,
-                 *         "message": "Refused by a rule (or a plan cap)"
+                 *         "message": "Refused by a rule (or a plan cap), or an `Idempotency-Key` already used with another method, path or body"
                  *       }
                  *     }
                  */
@@ -1221,6 +1243,25 @@ export interface components {
                  *       "error": {
                  *         "code": 429,
                  *         "message": "Rate limited: retry after `Retry-After` seconds"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unexpected error (nothing of it is exposed); safe to retry a read */
+        Error500: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": null,
+                 *       "meta": null,
+                 *       "error": {
+                 *         "code": 500,
+                 *         "message": "Unexpected error (nothing of it is exposed); safe to retry a read"
                  *       }
                  *     }
                  */
@@ -1247,9 +1288,18 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+         * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+         */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Present, `true`, on an answer replayed for a repeated `Idempotency-Key` */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1290,6 +1340,7 @@ export interface operations {
                     };
                 };
             };
+            500: components["responses"]["Error500"];
         };
     };
     GET_api_v1_docs: {
@@ -1314,6 +1365,7 @@ export interface operations {
                     };
                 };
             };
+            500: components["responses"]["Error500"];
         };
     };
     GET_api_v1_openapi_json: {
@@ -1334,6 +1386,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
+            500: components["responses"]["Error500"];
         };
     };
     POST_api_v1_signup: {
@@ -1395,8 +1448,10 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     POST_api_v1_contact: {
@@ -1440,7 +1495,9 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error400"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     GET_api_v1_users: {
@@ -1490,13 +1547,20 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_users: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1535,6 +1599,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1573,8 +1638,10 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -1631,6 +1698,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -1659,6 +1727,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -1737,8 +1806,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -1813,6 +1884,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -1857,13 +1929,20 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_groups: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1885,6 +1964,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1908,8 +1988,10 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -1951,6 +2033,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -1978,6 +2061,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2028,8 +2112,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2075,13 +2161,20 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_groups_id_members: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
                 id: string;
@@ -2106,6 +2199,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2124,8 +2218,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2168,8 +2264,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2220,13 +2318,20 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_courses: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2251,6 +2356,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2279,8 +2385,10 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2327,6 +2435,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2355,6 +2464,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2420,8 +2530,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2463,13 +2575,20 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_courses_id_modules: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
                 id: string;
@@ -2498,6 +2617,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2522,8 +2642,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2568,6 +2690,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2637,7 +2760,9 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2668,6 +2793,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2725,7 +2851,9 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2782,8 +2910,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2840,13 +2970,20 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_courses_id_enrollments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
                 id: string;
@@ -2871,6 +3008,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2905,8 +3043,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -2967,13 +3107,20 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_enrollments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2999,6 +3146,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3031,16 +3179,25 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_enrollments_bulk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3065,6 +3222,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3093,6 +3251,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             207: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3121,8 +3280,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3174,6 +3336,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3202,6 +3365,7 @@ export interface operations {
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3260,15 +3424,23 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_enrollments_id_approve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
                 id: string;
@@ -3284,6 +3456,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3318,15 +3491,23 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_enrollments_id_deny: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
                 id: string;
@@ -3349,6 +3530,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,7 +3565,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3430,6 +3615,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3472,6 +3658,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3522,13 +3709,20 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_job_roles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3556,6 +3750,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3586,8 +3781,10 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3636,6 +3833,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3700,8 +3898,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3756,8 +3956,10 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3832,6 +4034,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3905,6 +4108,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -3956,6 +4160,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4007,6 +4212,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4052,6 +4258,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4098,6 +4305,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4144,13 +4352,20 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_reports_export: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4180,6 +4395,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,8 +4430,11 @@ export interface operations {
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4268,6 +4487,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4313,6 +4533,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4364,6 +4585,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4413,13 +4635,20 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
     POST_api_v1_webhooks_deliveries_id_retry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
                 id: string;
@@ -4431,6 +4660,7 @@ export interface operations {
             /** @description The envelope with the answer in `data` */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4458,12 +4688,14 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -4485,7 +4717,9 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["Error400"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     POST_api_v1_lti_login: {
@@ -4507,7 +4741,9 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Error400"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     POST_api_v1_lti_launch: {
@@ -4529,7 +4765,10 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     POST_api_v1_lti_deep_link: {
@@ -4550,8 +4789,20 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Redirect to `Location` */
+            302: {
+                headers: {
+                    /** @description Where to go next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     GET_api_v1_lti_well_known_jwks_json: {
@@ -4579,6 +4830,7 @@ export interface operations {
                     };
                 };
             };
+            500: components["responses"]["Error500"];
         };
     };
     GET_learn_id: {
@@ -4602,7 +4854,26 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            404: components["responses"]["Error404"];
+            /** @description An HTML page */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found (also for another tenant’s id): an HTML page, or the error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["Error500"];
         };
     };
     POST_learn_id: {
@@ -4627,7 +4898,45 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Error400"];
-            404: components["responses"]["Error404"];
+            /** @description An HTML page */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found (also for another tenant’s id): an HTML page, or the error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An HTML page */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["Error413"];
+            500: components["responses"]["Error500"];
         };
     };
     GET_catalog: {
@@ -4648,6 +4957,17 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description An HTML page */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
         };
     };
     GET_login: {
@@ -4668,6 +4988,17 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description An HTML page */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            404: components["responses"]["Error404"];
+            500: components["responses"]["Error500"];
         };
     };
     webhook_enrollment_created: {

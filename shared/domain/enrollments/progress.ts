@@ -150,7 +150,7 @@ export function completeEnrollment(
   at: string,
   certificateId: string,
   validityDays: number | null,
-): Enrollment {
+): Enrollment & { readonly certificateNumber: string } {
   return {
     ...e,
     status: 'completed',

@@ -3,6 +3,7 @@
  * hold, and the status of a held level against a required one. Pure: no storage here.
  */
 import * as v from 'valibot'
+import type { EventData } from '../events.ts'
 
 /** Lowest to highest. */
 export const skillLevels = ['awareness', 'developing', 'proficient', 'expert'] as const
@@ -95,7 +96,7 @@ export function completionRaise(
   userId: string,
   before: HeldSkill | undefined,
   at: string,
-): { change: HeldSkillChange; attained: Record<string, unknown> } | undefined {
+): { change: HeldSkillChange; attained: EventData<'skill.attained'> } | undefined {
   const previous = currentLevel(before, at)
   if (!isAttainment(previous, grant.level, 'completion')) return undefined
   const claim = before?.pendingClaimLevel ?? null

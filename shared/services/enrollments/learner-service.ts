@@ -127,13 +127,14 @@ function nextState(
   const events = learningEvents(current, next, change, reported)
   if (isComplete(modules, next.modules)) {
     const certificateId = randomUUID()
-    next = completeEnrollment(next, change.at, certificateId, validityDays)
+    const completed = completeEnrollment(next, change.at, certificateId, validityDays)
+    next = completed
     const ids = { userId: next.userId, courseId: next.courseId }
     events.push(
       newEvent('enrollment.completed', { enrollmentId: next.id, ...ids, completedAt: change.at }, change.at),
       newEvent(
         'certificate.issued',
-        { certificateId, certificateNumber: next.certificateNumber, ...ids },
+        { certificateId, certificateNumber: completed.certificateNumber, ...ids },
         change.at,
       ),
     )

@@ -43,7 +43,7 @@ describe('the OpenAPI document', () => {
       type: 'object',
       required: expect.arrayContaining(['id', 'email', 'custom_roles']),
     })
-    expect(Object.keys(getUser?.responses ?? {})).toEqual(['200', '401', '403', '404', '429', '503'])
+    expect(Object.keys(getUser?.responses ?? {})).toEqual(['200', '401', '403', '404', '429', '500', '503'])
     const list = doc.paths['/api/v1/users']?.get?.responses['200']?.content?.['application/json']?.schema
     expect(list?.properties?.meta).toEqual({ $ref: '#/components/schemas/ListMeta' })
     expect(doc.paths['/api/v1/enrollments/bulk']?.post?.responses['207']).toBeDefined()

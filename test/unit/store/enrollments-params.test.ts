@@ -230,7 +230,11 @@ describe('Function: insertEnrollmentsParams', () => {
 
   it('numbers each row’s refusals, checks each user once, and writes the rows’ effects unconditioned', () => {
     // Prepare
-    const event = newEvent('enrollment.created', { enrollmentId: 'e-2' }, at)
+    const event = newEvent(
+      'enrollment.created',
+      { enrollmentId: 'e-2', userId: 'u-2', courseId: 'c-1', status: 'active' },
+      at,
+    )
     const rows = [newRow(), { ...newRow({ id: 'e-2', userId: 'u-2' }), effects: { events: [event] } }]
 
     // Act
@@ -334,7 +338,11 @@ describe('Function: saveEnrollmentParams', () => {
     const next = enrollment({ status: 'dropped', holdsSeat: false, updatedAt: later })
 
     // Act
-    const event = newEvent('enrollment.dropped', { enrollmentId: 'e-1' }, later)
+    const event = newEvent(
+      'enrollment.dropped',
+      { enrollmentId: 'e-1', userId: 'u-1', courseId: 'c-1' },
+      later,
+    )
     const steps = saveEnrollmentParams(tenant, { before: current, after: next, effects: { events: [event] } })
     const [, pair, course, counters, outbox] = steps
 

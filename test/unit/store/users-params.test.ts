@@ -65,7 +65,7 @@ describe('Function: insertUserSteps', () => {
 
   it('puts no seat condition for an inactive user or without a cap, and appends the effects', () => {
     // Prepare
-    const event = newEvent('user.created', { userId: 'u1' }, at)
+    const event = newEvent('user.created', { userId: 'u1', email: 'u1@example.com', role: 'learner' }, at)
 
     // Act
     const inactive = insertUserSteps(tenant, { user: { ...user, isActive: false }, seatCap: 5 })
