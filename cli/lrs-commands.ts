@@ -1,6 +1,7 @@
 /** `lms lrs ...`: the record-store connection, its test, the delivery log and retries. */
 import { isOneOf } from '../shared/domain/validation.ts'
-import { identityModes, type LrsConnection } from '../shared/domain/xapi/connection.ts'
+import { toConnectionResource } from '../functions/integrations/representation.ts'
+import { identityModes } from '../shared/domain/xapi/connection.ts'
 import { statementStatuses, type StatementDelivery } from '../shared/domain/xapi/delivery.ts'
 import * as lrs from '../shared/services/deliveries/lrs-connection-service.ts'
 import * as xapi from '../shared/services/deliveries/xapi-service.ts'
@@ -8,17 +9,6 @@ import { required, UsageError } from './args.ts'
 import { tenantOf, command, type Command, type Flags } from './flags.ts'
 
 const ACTOR = 'operator-cli'
-
-/** The connection as printed: never the secret, sealed or not. */
-function connectionView(c: LrsConnection) {
-  return {
-    endpoint: c.endpoint,
-    key: c.key,
-    identity_mode: c.identityMode,
-    connected_at: c.connectedAt,
-    updated_at: c.updatedAt,
-  }
-}
 
 function statementView(s: StatementDelivery) {
   return {
@@ -64,7 +54,7 @@ export const lrsCommands: Record<string, Command> = {
         },
         ACTOR,
       )
-      return connectionView(connection)
+      return toConnectionResource(connection)
     },
   ),
   'lrs test': command('--tenant S', 'test the record store connection', async (f) => {

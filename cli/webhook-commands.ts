@@ -1,14 +1,10 @@
 /** `lms webhook ...`: endpoints, the deliveries view and retry now. */
 import { toDeliveryResource } from '../functions/webhooks/representation.ts'
-import type { WebhookEndpoint } from '../shared/domain/webhooks/webhook.ts'
+import { toEndpointResource, toEndpointWithSecret } from '../functions/integrations/representation.ts'
 import { deliveryStatuses, type DeliveryStatus } from '../shared/domain/webhooks/webhook.ts'
 import * as webhooks from '../shared/services/deliveries/webhooks-service.ts'
 import { required, UsageError } from './args.ts'
 import { tenantOf, command, type Command } from './flags.ts'
-
-function endpointView(e: WebhookEndpoint) {
-  return { id: e.id, url: e.url, events: e.events, created_at: e.createdAt }
-}
 
 export const webhookCommands: Record<string, Command> = {
   'webhook create': command(
@@ -19,16 +15,13 @@ export const webhookCommands: Record<string, Command> = {
         .split(',')
         .map((x) => x.trim())
         .filter(Boolean)
-      const { endpoint, secret } = await webhooks.createEndpoint(
-        await tenantOf(f),
-        required(f, 'url'),
-        events,
+      return toEndpointWithSecret(
+        await webhooks.createEndpoint(await tenantOf(f), required(f, 'url'), events),
       )
-      return { ...endpointView(endpoint), secret }
     },
   ),
   'webhook list': command('--tenant S', 'the live webhook endpoints', async (f) => ({
-    data: (await webhooks.listLiveEndpoints(await tenantOf(f))).map(endpointView),
+    data: (await webhooks.listLiveEndpoints(await tenantOf(f))).map(toEndpointResource),
   })),
   'webhook delete': command('--tenant S --id ID', 'delete a webhook endpoint', async (f) => {
     const id = required(f, 'id')

@@ -188,6 +188,14 @@ export class LmsStack extends Stack {
     // Statements: the same shape as webhooks (one attempt a message, retries as delayed messages).
     const statements = queueWorker('xapi', 'xapi-delivery', 'LMS_XAPI_QUEUE_URL')
 
+    // The tenant's own settings over the API seal webhook signing secrets and record-store
+    // passwords: the one route group that reads the key (decision 0041).
+    const settingsApi = this.functions.get('integrations')
+    if (settingsApi) {
+      settingsApi.addEnvironment('LMS_ENCRYPTION_SECRET_ARN', secret.secretArn)
+      grantSecretValue(secret, settingsApi)
+    }
+
     // Retry-now over the API queues the copy's first attempt itself.
     const deliveriesApi = this.functions.get('webhooks')
     if (deliveriesApi) {

@@ -22,6 +22,7 @@ export type RouteGroup =
   | 'skills'
   | 'lti'
   | 'billing'
+  | 'integrations'
 
 export interface RouteDef {
   readonly method: Method
@@ -140,6 +141,18 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/webhooks/deliveries', 'webhooks', 'admin'),
   r('GET', '/api/v1/webhooks/deliveries/{id}', 'webhooks', 'admin'),
   r('POST', '/api/v1/webhooks/deliveries/{id}/retry', 'webhooks', 'admin'),
+  // Tenant self-service settings (api-additions section 4): their own group, the one route group
+  // that reads the key sealing secrets at rest (decision 0041).
+  r('GET', '/api/v1/webhooks/endpoints', 'integrations', 'admin'),
+  r('POST', '/api/v1/webhooks/endpoints', 'integrations', 'admin'),
+  r('GET', '/api/v1/webhooks/endpoints/{id}', 'integrations', 'admin'),
+  r('PATCH', '/api/v1/webhooks/endpoints/{id}', 'integrations', 'admin'),
+  r('DELETE', '/api/v1/webhooks/endpoints/{id}', 'integrations', 'admin'),
+  r('POST', '/api/v1/webhooks/endpoints/{id}/rotate-secret', 'integrations', 'admin'),
+  r('GET', '/api/v1/xapi/connection', 'integrations', 'admin'),
+  r('PUT', '/api/v1/xapi/connection', 'integrations', 'admin'),
+  r('DELETE', '/api/v1/xapi/connection', 'integrations', 'admin'),
+  r('POST', '/api/v1/xapi/connection/test', 'integrations', 'admin'),
 
   // LTI 1.3 (spec 001; decision 0020): keyless, the platform's OIDC and JWT protocol instead.
   r('GET', '/api/v1/lti/login', 'lti', null, { perIp: ltiPerIp }),

@@ -58,7 +58,13 @@ import {
 import { MatrixQuery } from '../../shared/domain/skills/matrix.ts'
 import { SignupInput } from '../../shared/domain/tenants/signup.ts'
 import { CreateUserInput, UpdateUserInput } from '../../shared/domain/users/user-schemas.ts'
-import { ListDeliveriesFilters } from '../../shared/domain/webhooks/webhook.ts'
+import {
+  CreateEndpointInput,
+  ListDeliveriesFilters,
+  RotateSecretInput,
+  UpdateEndpointInput,
+} from '../../shared/domain/webhooks/webhook.ts'
+import { ConnectionInput } from '../../shared/domain/xapi/connection.ts'
 import { CourseEnrollmentsQuery } from '../courses/queries.ts'
 import {
   CourseSchema,
@@ -97,6 +103,12 @@ import { ListUsersFilters, TranscriptQuery, userSorts } from '../users/list-user
 import { UserListItemSchema, UserSchema } from '../users/representation.ts'
 import { TranscriptMetaSchema, TranscriptSchema } from '../users/transcript.ts'
 import { DeliverySchema } from '../webhooks/representation.ts'
+import {
+  ConnectionSchema,
+  ConnectionTestSchema,
+  EndpointSchema,
+  EndpointWithSecretSchema,
+} from '../integrations/representation.ts'
 import { JwksSchema } from '../lti/representation.ts'
 
 type Schema = v.GenericSchema
@@ -567,6 +579,87 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     tag: 'Webhooks',
     answers: { 201: one(DeliverySchema) },
     errors: [409, 422],
+  },
+  'GET /api/v1/webhooks/endpoints': {
+    summary: 'List webhook endpoints',
+    tag: 'Webhooks',
+    description: 'The endpoints not deleted, oldest first; never their secrets.',
+    paged: true,
+    answers: { 200: list(EndpointSchema) },
+  },
+  'POST /api/v1/webhooks/endpoints': {
+    summary: 'Create a webhook endpoint',
+    tag: 'Webhooks',
+    description: 'The answer carries the signing `secret`, shown this once.',
+    body: CreateEndpointInput,
+    example: { url: 'https://hooks.example.com/lms', events: ['enrollment.completed'] },
+    answers: { 201: one(EndpointWithSecretSchema) },
+  },
+  'GET /api/v1/webhooks/endpoints/{id}': {
+    summary: 'Get a webhook endpoint',
+    tag: 'Webhooks',
+    answers: { 200: one(EndpointSchema) },
+  },
+  'PATCH /api/v1/webhooks/endpoints/{id}': {
+    summary: 'Change a webhook endpoint',
+    tag: 'Webhooks',
+    description: '`is_active: false` stops deliveries to it (pending ones fail as `endpoint_inactive`).',
+    body: UpdateEndpointInput,
+    example: { is_active: false },
+    answers: { 200: one(EndpointSchema) },
+    errors: [409],
+  },
+  'DELETE /api/v1/webhooks/endpoints/{id}': {
+    summary: 'Delete a webhook endpoint',
+    tag: 'Webhooks',
+    description: 'Delivery stops; pending deliveries fail as `endpoint_inactive`.',
+    answers: { 204: empty },
+  },
+  'POST /api/v1/webhooks/endpoints/{id}/rotate-secret': {
+    summary: 'Rotate a webhook endpoint’s signing secret',
+    tag: 'Webhooks',
+    description:
+      'The answer carries the new `secret`, shown this once. Until the previous secret expires, each delivery’s `x-service-signature` carries a `v1=` entry by both.',
+    body: RotateSecretInput,
+    example: { expire_previous_in_seconds: 3600 },
+    answers: { 200: one(EndpointWithSecretSchema) },
+    errors: [409],
+  },
+  'GET /api/v1/xapi/connection': {
+    summary: 'Get the record store connection',
+    tag: 'Record store',
+    description: 'Never the secret; 404 when no record store is connected.',
+    answers: { 200: one(ConnectionSchema) },
+    errors: [404],
+  },
+  'PUT /api/v1/xapi/connection': {
+    summary: 'Connect or update the record store',
+    tag: 'Record store',
+    description:
+      'An https public endpoint; `key` and `secret` both on the first save, afterwards a blank or absent one keeps the saved one.',
+    body: ConnectionInput,
+    example: {
+      endpoint: 'https://lrs.example.com/xapi',
+      key: 'lms',
+      secret: 's3cret',
+      identity_mode: 'anonymous',
+    },
+    answers: { 200: one(ConnectionSchema) },
+  },
+  'DELETE /api/v1/xapi/connection': {
+    summary: 'Disconnect the record store',
+    tag: 'Record store',
+    description: 'Stops export and deletes the credentials.',
+    answers: { 204: empty },
+    errors: [404],
+  },
+  'POST /api/v1/xapi/connection/test': {
+    summary: 'Test the record store connection',
+    tag: 'Record store',
+    description:
+      'One read-only request to the record store; `status` is its HTTP status (null when none came).',
+    answers: { 200: one(ConnectionTestSchema) },
+    errors: [404],
   },
 
   'GET /api/v1/lti/login': {

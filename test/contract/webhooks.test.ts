@@ -379,6 +379,6 @@ describe('Webhooks: endpoints, entitlement and retry now', () => {
     )
     expect(all.find((x) => x.id === failed?.id)).toMatchObject({ status: 'failed', attempts: 5 })
     expect(r.requests.at(-1)?.raw.toString('utf8')).toBe(failed?.payload)
-    expect((await listAudit(t.tenant)).map((a) => a.action)).toEqual(['webhook.retry'])
+    expect((await listAudit(t.tenant)).map((a) => a.action)).toEqual(['webhook.create', 'webhook.retry'])
   }, 480_000)
 })

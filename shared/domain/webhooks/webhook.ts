@@ -24,10 +24,70 @@ export interface WebhookEndpoint {
   readonly id: string
   readonly url: string
   readonly events: readonly EventType[]
+  readonly description: string | null
+  /** Paused by the tenant (false): nothing is fanned out to it and its pending deliveries stop. */
+  readonly isActive: boolean
   readonly sealedSecret: string
+  /** The secret before the last rotation, sealed like the current one, signing until it expires. */
+  readonly previousSealedSecret: string | null
+  readonly previousSecretExpiresAt: string | null
+  readonly secretRotatedAt: string | null
   readonly createdAt: string
+  /** Null on endpoints written before they could change: read as their creation. */
+  readonly updatedAt: string | null
   readonly deletedAt: string | null
 }
+
+/** Deliveries go to it: neither deleted nor paused. */
+export const isDeliverable = (e: WebhookEndpoint): boolean => e.deletedAt === null && e.isActive
+
+/** The sealed secrets that sign a delivery made at `at`: the current one, and the previous one until it expires. */
+export function signingSealedSecrets(e: WebhookEndpoint, at: string): string[] {
+  const previousLive =
+    e.previousSealedSecret !== null && e.previousSecretExpiresAt !== null && at < e.previousSecretExpiresAt
+  return previousLive ? [e.sealedSecret, e.previousSealedSecret as string] : [e.sealedSecret]
+}
+
+const EventList = v.pipe(
+  v.array(v.picklist(eventCatalog, 'must list event types of the catalog')),
+  v.minLength(1, 'must list at least one event type'),
+)
+const Description = v.nullable(v.pipe(v.string(), v.maxLength(500, 'must be at most 500 characters')))
+const Url = v.pipe(
+  v.string(),
+  v.minLength(1, 'must be an https URL'),
+  v.maxLength(2048, 'must be at most 2048 characters'),
+)
+
+/** Unknown fields are refused (naming them), not ignored: a misspelt setting must not pass silently. */
+export const CreateEndpointInput = v.strictObject({
+  url: Url,
+  events: EventList,
+  description: v.optional(Description),
+})
+export type CreateEndpointInput = v.InferOutput<typeof CreateEndpointInput>
+
+export const UpdateEndpointInput = v.strictObject({
+  url: v.optional(Url),
+  events: v.optional(EventList),
+  description: v.optional(Description),
+  is_active: v.optional(v.boolean('must be true or false')),
+})
+export type UpdateEndpointInput = v.InferOutput<typeof UpdateEndpointInput>
+
+export const MAX_PREVIOUS_SECRET_SECONDS = 86_400
+
+export const RotateSecretInput = v.strictObject({
+  expire_previous_in_seconds: v.optional(
+    v.pipe(
+      v.number('must be a number of seconds'),
+      v.integer('must be a whole number of seconds'),
+      v.minValue(0, 'must be 0 to 86400'),
+      v.maxValue(MAX_PREVIOUS_SECRET_SECONDS, 'must be 0 to 86400'),
+    ),
+    MAX_PREVIOUS_SECRET_SECONDS,
+  ),
+})
 
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const
 export type DeliveryStatus = (typeof deliveryStatuses)[number]
@@ -65,10 +125,16 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(24).toString('base64url')}`
 }
 
-/** `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret. */
-export function signature(secret: string, timestamp: number, rawBody: string): string {
-  const v1 = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')
-  return `t=${timestamp},v1=${v1}`
+/**
+ * `v1` is the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint secret; during a
+ * rotation each signing secret adds its own `v1=` entry (current first), and a receiver accepts
+ * the delivery when any entry matches a secret it knows.
+ */
+export function signature(secrets: string | readonly string[], timestamp: number, rawBody: string): string {
+  const entries = (typeof secrets === 'string' ? [secrets] : secrets).map(
+    (secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`,
+  )
+  return [`t=${timestamp}`, ...entries].join(',')
 }
 
 /** Serialised once, when the delivery is created: retries send these very bytes. */

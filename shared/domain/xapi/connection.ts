@@ -1,4 +1,5 @@
 /** A tenant's record-store (LRS) connection: its endpoint, credentials and identity mode. */
+import * as v from 'valibot'
 import { ValidationError } from '../errors.ts'
 
 export const identityModes = ['anonymous', 'email'] as const
@@ -49,3 +50,18 @@ export function statementsUrl(endpoint: string, query: string): string {
 export function basicAuth(key: string, secret: string): string {
   return `Basic ${Buffer.from(`${key}:${secret}`, 'utf8').toString('base64')}`
 }
+
+/** Credentials are printable text (a Basic header carries them), at most this long. */
+const Credential = v.pipe(v.string(), v.maxLength(1024, 'must be at most 1024 characters'))
+
+/**
+ * The settings form over the API: `key` and `secret` both on the first save; afterwards a blank
+ * or absent one keeps the saved one. Unknown fields are refused, naming them.
+ */
+export const ConnectionInput = v.strictObject({
+  endpoint: v.pipe(v.string(), v.minLength(1, 'must be an absolute https URL')),
+  key: v.optional(Credential),
+  secret: v.optional(Credential),
+  identity_mode: v.optional(v.picklist(identityModes, `must be ${identityModes.join(' or ')}`)),
+})
+export type ConnectionInput = v.InferOutput<typeof ConnectionInput>

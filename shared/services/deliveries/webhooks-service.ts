@@ -1,36 +1,41 @@
 /**
- * Webhooks: endpoints (operator CLI), fan-out of outbox events into deliveries (the relay), the
+ * Webhooks: endpoints (operator CLI and the API's settings routes), fan-out of outbox events into deliveries (the relay), the
  * delivery attempts (the worker), the deliveries view and retry-now.
  */
 import { randomUUID } from 'node:crypto'
 import { config } from '../../config.ts'
 import { open, seal, type SealedFor } from '../../crypto/secret-box.ts'
-import { NotFoundError, RuleViolationError, ValidationError } from '../../domain/errors.ts'
+import { ConflictError, NotFoundError, RuleViolationError, ValidationError } from '../../domain/errors.ts'
 import { hasCapability, requireCapability } from '../../domain/plans/entitlements.ts'
 import { newestFirst, statusAfterFailure } from '../../domain/attempts.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import {
   deliveryIdFor,
+  isDeliverable,
   isEventType,
   MAX_ATTEMPTS,
   newSigningSecret,
   RESPONSE_BODY_LIMIT,
   retryDelay,
   signature,
+  signingSealedSecrets,
   type DeliveryStatus,
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '../../domain/webhooks/webhook.ts'
-import type { DomainEvent } from '../../domain/events.ts'
+import type { DomainEvent, EventType } from '../../domain/events.ts'
 import { sendOutbound } from '../../net/outbound-http.ts'
 import { checkTarget, UnsafeTargetError } from '../../net/ssrf-guard.ts'
 import { sendMessage } from '../../queue/sqs.ts'
+import { isStale, retryOnConflict } from '../../store/core/optimistic.ts'
+import { WriteRefused } from '../../store/core/store-errors.ts'
 import { writeAudit } from '../../store/tenants/audit-store.ts'
 import { tenantById } from '../tenants/tenant-cache.ts'
 import { oncePerBatch } from '../core/batch-reads.ts'
 import { runQueuedAttempt } from './claimed-attempt.ts'
 import { newDeliveryRow, relayedMessage, retryCopy, WebhookMessage } from './webhook-messages.ts'
 import {
+  changeEndpoint,
   claimAttemptRow,
   claimNewDeliveryRow,
   deleteEndpoint as deleteStoredEndpoint,
@@ -42,6 +47,7 @@ import {
   type DeliveryPageQuery,
   listEndpoints,
   recordAttempt,
+  stopPendingDeliveries,
 } from '../../store/deliveries/webhooks-store.ts'
 
 const nowIso = () => new Date().toISOString()
@@ -54,13 +60,20 @@ const signingSecretOf = (tenant: TenantContext, endpointId: string): SealedFor =
   recordId: endpointId,
 })
 
-export async function createEndpoint(
-  tenant: TenantContext,
-  url: string,
-  events: readonly string[],
-  at = nowIso(),
-): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  requireCapability(tenant.plan, 'webhooks')
+/** Who changes endpoint settings when the caller does not say: the operator's CLI. */
+const OPERATOR = 'operator-cli'
+
+/** The URL as the CLI and the API take it: https, public (loopback only where the local flag allows). */
+async function checkEndpointUrl(url: string): Promise<void> {
+  try {
+    await checkTarget(url, guard())
+  } catch (err) {
+    if (err instanceof UnsafeTargetError) throw new ValidationError('url', `url: ${err.reason}`)
+    throw err
+  }
+}
+
+function checkEvents(events: readonly string[]): EventType[] {
   const unknown = events.find((e) => !isEventType(e))
   if (events.length === 0 || unknown !== undefined) {
     throw new ValidationError(
@@ -68,23 +81,47 @@ export async function createEndpoint(
       `events must list event types of the catalog${unknown ? `; ${unknown} is not one` : ''}`,
     )
   }
-  try {
-    await checkTarget(url, guard())
-  } catch (err) {
-    if (err instanceof UnsafeTargetError) throw new ValidationError('url', `url: ${err.reason}`)
-    throw err
-  }
+  return [...new Set(events.filter(isEventType))]
+}
+
+export interface NewEndpointOptions {
+  readonly description?: string | null
+  readonly actor?: string
+  readonly at?: string
+}
+
+export async function createEndpoint(
+  tenant: TenantContext,
+  url: string,
+  events: readonly string[],
+  { description = null, actor = OPERATOR, at = nowIso() }: NewEndpointOptions = {},
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  requireCapability(tenant.plan, 'webhooks')
+  const subscribed = checkEvents(events)
+  await checkEndpointUrl(url)
   const secret = newSigningSecret()
   const id = randomUUID()
   const endpoint: WebhookEndpoint = {
     id,
     url,
-    events: [...new Set(events.filter(isEventType))],
+    events: subscribed,
+    description,
+    isActive: true,
     sealedSecret: await seal(secret, signingSecretOf(tenant, id)),
+    previousSealedSecret: null,
+    previousSecretExpiresAt: null,
+    secretRotatedAt: null,
     createdAt: at,
+    updatedAt: at,
     deletedAt: null,
   }
   await insertEndpoint(tenant, endpoint)
+  await writeAudit(tenant, {
+    action: 'webhook.create',
+    actor,
+    details: { endpointId: id, url, events: subscribed },
+    createdAt: at,
+  })
   return { endpoint, secret }
 }
 
@@ -93,9 +130,128 @@ export async function listLiveEndpoints(tenant: TenantContext): Promise<WebhookE
   return (await listEndpoints(tenant)).filter((e) => e.deletedAt === null)
 }
 
-export async function deleteEndpoint(tenant: TenantContext, id: string, at = nowIso()): Promise<string> {
+/** An endpoint not deleted; another tenant's id, or a deleted one, is not found. */
+export async function getLiveEndpoint(tenant: TenantContext, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await getEndpoint(tenant, id)
+  if (!endpoint || endpoint.deletedAt !== null) throw new NotFoundError('webhook_endpoint')
+  return endpoint
+}
+
+/**
+ * Deleting stops delivery: the endpoint's pending deliveries fail at once (`endpoint_inactive`),
+ * and an attempt under way finds it deleted on its next try. Written to the audit log.
+ */
+export async function deleteEndpoint(
+  tenant: TenantContext,
+  id: string,
+  actor = OPERATOR,
+  at = nowIso(),
+): Promise<string> {
   if (!(await deleteStoredEndpoint(tenant, id, at))) throw new NotFoundError('webhook_endpoint')
+  await writeAudit(tenant, { action: 'webhook.delete', actor, details: { endpointId: id }, createdAt: at })
+  await stopPendingDeliveries(tenant, id, at)
   return at
+}
+
+/**
+ * Writes `decide(endpoint as read)` over it, conditioned on it not having changed meanwhile (then
+ * read and decided again); a deleted endpoint is not found.
+ */
+async function changeLiveEndpoint(
+  tenant: TenantContext,
+  id: string,
+  decide: (before: WebhookEndpoint) => Promise<WebhookEndpoint>,
+): Promise<WebhookEndpoint> {
+  try {
+    return await retryOnConflict(async () => {
+      const before = await getLiveEndpoint(tenant, id)
+      const out = await changeEndpoint(tenant, before, await decide(before))
+      if ('changed' in out) return out.changed
+      if (!out.refused || out.refused.deletedAt !== null) throw new NotFoundError('webhook_endpoint')
+      throw new WriteRefused(['stale'])
+    })
+  } catch (err) {
+    if (!isStale(err)) throw err
+    throw new ConflictError(
+      'webhook_endpoint.busy',
+      'The endpoint is being changed by another request; try again',
+    )
+  }
+}
+
+export interface EndpointChanges {
+  readonly url?: string
+  readonly events?: readonly string[]
+  readonly description?: string | null
+  readonly isActive?: boolean
+}
+
+/** A settings change; `isActive: false` stops deliveries until it is set back. Audited (field names only). */
+export async function updateEndpoint(
+  tenant: TenantContext,
+  id: string,
+  changes: EndpointChanges,
+  actor = OPERATOR,
+  at = nowIso(),
+): Promise<WebhookEndpoint> {
+  const events = changes.events === undefined ? undefined : checkEvents(changes.events)
+  await getLiveEndpoint(tenant, id)
+  requireCapability(tenant.plan, 'webhooks')
+  if (changes.url !== undefined) await checkEndpointUrl(changes.url)
+  const endpoint = await changeLiveEndpoint(tenant, id, async (before) => ({
+    ...before,
+    url: changes.url ?? before.url,
+    events: events ?? before.events,
+    description: changes.description === undefined ? before.description : changes.description,
+    isActive: changes.isActive ?? before.isActive,
+    updatedAt: at,
+  }))
+  await writeAudit(tenant, {
+    action: 'webhook.update',
+    actor,
+    details: {
+      endpointId: id,
+      changed: Object.keys(changes).filter((k) => changes[k as keyof EndpointChanges] !== undefined),
+      ...(changes.isActive === undefined ? {} : { isActive: changes.isActive }),
+    },
+    createdAt: at,
+  })
+  return endpoint
+}
+
+/**
+ * A new signing secret, shown this once. The previous one keeps signing beside it for
+ * `expirePreviousInSeconds` (none when 0), sealed like the current one. Audited, without either secret.
+ */
+export async function rotateSecret(
+  tenant: TenantContext,
+  id: string,
+  expirePreviousInSeconds: number,
+  actor = OPERATOR,
+  at = nowIso(),
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  await getLiveEndpoint(tenant, id)
+  requireCapability(tenant.plan, 'webhooks')
+  const secret = newSigningSecret()
+  const sealed = await seal(secret, signingSecretOf(tenant, id))
+  const keepsPrevious = expirePreviousInSeconds > 0
+  const endpoint = await changeLiveEndpoint(tenant, id, async (before) => ({
+    ...before,
+    sealedSecret: sealed,
+    previousSealedSecret: keepsPrevious ? before.sealedSecret : null,
+    previousSecretExpiresAt: keepsPrevious
+      ? new Date(Date.parse(at) + expirePreviousInSeconds * 1000).toISOString()
+      : null,
+    secretRotatedAt: at,
+    updatedAt: at,
+  }))
+  await writeAudit(tenant, {
+    action: 'webhook.rotate_secret',
+    actor,
+    details: { endpointId: id, expirePreviousInSeconds },
+    createdAt: at,
+  })
+  return { endpoint, secret }
 }
 
 /**
@@ -111,7 +267,9 @@ export async function fanOut(
   liveEndpoints: (tenant: TenantContext) => Promise<WebhookEndpoint[]> = listLiveEndpoints,
 ): Promise<number> {
   if (!hasCapability(tenant.plan, 'webhooks')) return 0
-  const endpoints = (await liveEndpoints(tenant)).filter((e) => e.events.includes(event.event))
+  const endpoints = (await liveEndpoints(tenant)).filter(
+    (e) => isDeliverable(e) && e.events.includes(event.event),
+  )
   for (const endpoint of endpoints) {
     const id = deliveryIdFor(event.id, endpoint.id)
     // The worker's first claim writes the row (decision 0028). Sent again for an event relayed
@@ -192,8 +350,13 @@ async function makeAttempt(
   // A downgrade below Growth stops retries already under way too: nothing is dispatched.
   if (!hasCapability(tenant.plan, 'webhooks')) return stopped('entitlement_blocked')
   const endpoint = await readEndpointOf({ tenant, endpointId: delivery.endpointId })
-  if (!endpoint || endpoint.deletedAt !== null) return stopped('endpoint_inactive')
+  if (!endpoint || !isDeliverable(endpoint)) return stopped('endpoint_inactive')
   const t = Math.floor(Date.now() / 1000)
+  const secrets = await Promise.all(
+    signingSealedSecrets(endpoint, nowIso()).map((sealed) =>
+      open(sealed, signingSecretOf(tenant, endpoint.id)),
+    ),
+  )
   const result = await sendOutbound({
     url: endpoint.url,
     method: 'POST',
@@ -201,11 +364,7 @@ async function makeAttempt(
       'content-type': 'application/json',
       'x-service-event': delivery.event,
       'x-service-delivery': delivery.envelopeId,
-      'x-service-signature': signature(
-        await open(endpoint.sealedSecret, signingSecretOf(tenant, endpoint.id)),
-        t,
-        delivery.payload,
-      ),
+      'x-service-signature': signature(secrets, t, delivery.payload),
     },
     body: Buffer.from(delivery.payload, 'utf8'),
     timeoutMs: config.webhookTimeoutMs,

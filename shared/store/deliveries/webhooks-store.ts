@@ -12,9 +12,18 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '../../domain/webhooks/webhook.ts'
-import { conditionally, getItem, putItem, queryAll, queryCount, queryUpTo, updateItem } from '../core/db.ts'
-import { nullable } from '../core/decode.ts'
-import { defineEntity, field } from '../core/entity.ts'
+import {
+  conditionally,
+  getItem,
+  putItem,
+  queryAll,
+  queryCount,
+  queryUpTo,
+  updateItem,
+  updateOrCurrent,
+} from '../core/db.ts'
+import { nullable, withDefault } from '../core/decode.ts'
+import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { attemptFields, deliveryLog } from './delivery-log.ts'
 import {
   cond,
@@ -34,15 +43,22 @@ const endpointEntity = defineEntity(
     id: field('id', v.string()),
     url: field('url', v.string()),
     events: field('events', v.pipe(v.array(v.picklist(eventCatalog)), v.readonly())),
+    description: optionalField('description', v.string()),
+    // Endpoints written before they could be paused are active.
+    isActive: field('is_active', withDefault(v.boolean(), true)),
     sealedSecret: field('sealed_secret', v.string()),
+    previousSealedSecret: optionalField('previous_sealed_secret', v.string()),
+    previousSecretExpiresAt: optionalField('previous_secret_expires_at', v.string()),
+    secretRotatedAt: optionalField('secret_rotated_at', v.string()),
     createdAt: field('created_at', v.string()),
+    updatedAt: optionalField('updated_at', v.string()),
     // Stored as null while live: the delete's condition compares it with null.
     deletedAt: field('deleted_at', nullable(v.string())),
   },
   { key: (tenant: TenantContext, e) => keys.webhookEndpoint(tenant, e.id) },
 )
 
-const decodeEndpoint = (item: Record<string, unknown>): WebhookEndpoint => endpointEntity.decode(item)
+export const decodeEndpoint = (item: Record<string, unknown>): WebhookEndpoint => endpointEntity.decode(item)
 
 export const endpointParams = {
   insert: (tenant: TenantContext, e: WebhookEndpoint) => ({
@@ -58,14 +74,37 @@ export const endpointParams = {
       ),
     }),
 
-  /** Deleting stops delivery; the sealed secret is erased with it. Refused if already deleted. */
+  /** Deleting stops delivery; the sealed secrets are erased with it. Refused if already deleted. */
   delete: (tenant: TenantContext, id: string, at: string) => ({
     Key: keys.webhookEndpoint(tenant, id),
     ...updateExpression(
-      { set: { deleted_at: at, sealed_secret: '' } },
+      {
+        set: { deleted_at: at, sealed_secret: '' },
+        remove: ['previous_sealed_secret', 'previous_secret_expires_at'],
+      },
       cond.and(cond.exists(), cond.eq('deleted_at', null)),
     ),
   }),
+
+  /**
+   * A settings change (url, events, description, active) or a rotation, from `before` as read to
+   * `after`: refused when the endpoint was deleted or changed meanwhile (its `updated_at` moved), so
+   * two rotations never both believe their secret is the current one.
+   */
+  change: (tenant: TenantContext, before: WebhookEndpoint, after: WebhookEndpoint) => {
+    const { set, remove } = endpointEntity.changeOf(before, after)
+    return {
+      Key: keys.webhookEndpoint(tenant, before.id),
+      ...updateExpression(
+        { set, remove },
+        cond.and(
+          cond.exists(),
+          cond.eq('deleted_at', null),
+          before.updatedAt === null ? cond.notExists('updated_at') : cond.eq('updated_at', before.updatedAt),
+        ),
+      ),
+    }
+  },
 }
 
 export async function insertEndpoint(tenant: TenantContext, e: WebhookEndpoint): Promise<void> {
@@ -85,6 +124,20 @@ export async function listEndpoints(tenant: TenantContext): Promise<WebhookEndpo
 /** @returns false if already deleted (or never created). */
 export function deleteEndpoint(tenant: TenantContext, id: string, at: string): Promise<boolean> {
   return conditionally(updateItem(endpointParams.delete(tenant, id, at)))
+}
+
+/**
+ * Writes `after` over `before`.
+ * @returns the endpoint as written, or as it stands when refused (undefined when it is gone).
+ */
+export async function changeEndpoint(
+  tenant: TenantContext,
+  before: WebhookEndpoint,
+  after: WebhookEndpoint,
+): Promise<{ changed: WebhookEndpoint } | { refused: WebhookEndpoint | undefined }> {
+  const out = await updateOrCurrent(endpointParams.change(tenant, before, after))
+  if ('updated' in out) return { changed: decodeEndpoint(out.updated) }
+  return { refused: out.refused && decodeEndpoint(out.refused) }
 }
 
 /** What one attempt came to, recorded on the delivery. */
@@ -118,6 +171,34 @@ export const deliveries = deliveryLog({
   prefix: keys.webhookDeliveryPrefix,
   ownOutcome: (o: DeliveryOutcome) => ({ response_body: o.responseBody }),
 })
+
+/**
+ * A pending delivery of a deleted endpoint failed at once (`endpoint_inactive`), unless an attempt
+ * of it is under way: its worker records that attempt, and the next one finds the endpoint gone.
+ */
+export const stopPendingParams = (tenant: TenantContext, d: WebhookDelivery, at: string) => ({
+  Key: keys.webhookDelivery(tenant, d.id),
+  ...updateExpression(
+    { set: { status: 'failed', reason: 'endpoint_inactive', updated_at: at } },
+    cond.and(
+      cond.eq('status', 'pending'),
+      cond.eq('attempts', d.attempts),
+      cond.or(cond.notExists('attempt_state'), cond.ne('attempt_state', 'claimed')),
+    ),
+  ),
+})
+
+/** @returns how many pending deliveries of the endpoint were failed as `endpoint_inactive`. */
+export async function stopPendingDeliveries(tenant: TenantContext, endpointId: string, at: string) {
+  const pending = await deliveries.list(
+    tenant,
+    cond.and(cond.eq('endpoint_id', endpointId), cond.eq('status', 'pending')),
+  )
+  const stopped = await Promise.all(
+    pending.map((d) => conditionally(updateItem(stopPendingParams(tenant, d, at)))),
+  )
+  return stopped.filter(Boolean).length
+}
 
 export const getDelivery = deliveries.get
 /** The claim read as it is written: the row as claimed, or as it stands when refused. */

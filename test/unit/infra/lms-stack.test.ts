@@ -700,13 +700,14 @@ describe('Construct: LmsStack', () => {
     }
   })
 
-  it('lets no route group read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret, billing only its platform secret, the LTI group (which counts too) besides it only its tool-key secret', () => {
+  it('lets no route group but integrations read the key of secrets at rest; the groups that count client addresses read only the pseudonym secret, billing only its platform secret, the LTI group (which counts too) besides it only its tool-key secret', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
     const secrets = Object.keys(template.findResources('AWS::SecretsManager::Secret'))
     const pseudonymSecret = secrets.find((id) => id.startsWith('PseudonymSecret'))
     const platformSecret = secrets.find((id) => id.startsWith('PlatformMetricsSecret'))
     const ltiSecret = secrets.find((id) => id.startsWith('LtiToolKeySecret'))
+    const encryptionSecret = secrets.find((id) => id.startsWith('EncryptionSecret'))
     const counting = new Set(routes.filter((r) => r.scope !== null || r.perIp).map((r) => r.group))
 
     for (const group of routeGroups) {
@@ -721,13 +722,16 @@ describe('Construct: LmsStack', () => {
         ...(counting.has(group) ? [pseudonymSecret] : []),
         ...(group === 'billing' ? [platformSecret] : []),
         ...(group === 'lti' ? [ltiSecret] : []),
+        ...(group === 'integrations' ? [encryptionSecret] : []),
       ]
-      expect(reads, `${group} reads`).toEqual(expected)
+      expect([...reads].sort(), `${group} reads`).toEqual(expected.sort())
       expect('LMS_PLATFORM_METRICS_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(
         group === 'billing',
       )
       expect('LMS_LTI_KEY_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(group === 'lti')
-      expect('LMS_ENCRYPTION_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(false)
+      expect('LMS_ENCRYPTION_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(
+        group === 'integrations',
+      )
       expect('LMS_PSEUDONYM_SECRET_ARN' in env.Properties.Environment.Variables, group).toBe(
         counting.has(group),
       )
@@ -736,6 +740,7 @@ describe('Construct: LmsStack', () => {
       'courses',
       'enrollments',
       'groups',
+      'integrations',
       'lti',
       'public',
       'reports',
@@ -842,7 +847,7 @@ describe('Construct: LmsStack (least privilege, read as the local IAM check read
     )
 
     // Assess
-    expect(policies.size).toBe(21)
+    expect(policies.size).toBe(22)
     expect(ungranted).toEqual([])
   })
 

@@ -5,7 +5,9 @@ import type { WebhookDelivery, WebhookEndpoint } from '../../../shared/domain/we
 import {
   deliveries,
   deliveriesPageParams,
+  decodeEndpoint,
   endpointParams,
+  stopPendingParams,
 } from '../../../shared/store/deliveries/webhooks-store.ts'
 import { MalformedItem } from '../../../shared/store/core/store-errors.ts'
 import { rendered } from '../../helpers/readable-expression.ts'
@@ -17,8 +19,14 @@ const endpoint: WebhookEndpoint = {
   id: 'e1',
   url: 'https://hooks.example.com/in',
   events: ['user.created'],
+  description: null,
+  isActive: true,
   sealedSecret: 'sealed',
+  previousSealedSecret: null,
+  previousSecretExpiresAt: null,
+  secretRotatedAt: null,
   createdAt: at,
+  updatedAt: null,
   deletedAt: null,
 }
 
@@ -41,6 +49,52 @@ const delivery: WebhookDelivery = {
 }
 
 describe('Webhook endpoint params', () => {
+  it('reads an endpoint written before settings changes as active, never updated, never rotated', () => {
+    // Prepare: the item as older code wrote it, without the attributes added since.
+    const item: Record<string, unknown> = { ...endpointParams.insert(tenant, endpoint).Item }
+    for (const added of ['is_active', 'description', 'updated_at', 'secret_rotated_at']) delete item[added]
+
+    // Act
+    const decoded = decodeEndpoint(item)
+
+    // Assess
+    expect(decoded).toEqual(endpoint)
+  })
+
+  it('rotates by moving the sealed secret aside, conditioned on the endpoint as read', () => {
+    // Act
+    const later = '2026-03-01T11:00:00.000Z'
+    const p = endpointParams.change(tenant, endpoint, {
+      ...endpoint,
+      sealedSecret: 'sealed-2',
+      previousSealedSecret: 'sealed',
+      previousSecretExpiresAt: later,
+      secretRotatedAt: at,
+      updatedAt: at,
+    })
+
+    // Assess
+    expect(rendered(p.UpdateExpression, p)).toBe(
+      `SET sealed_secret = "sealed-2", previous_sealed_secret = "sealed", previous_secret_expires_at = "${later}", secret_rotated_at = "${at}", updated_at = "${at}"`,
+    )
+    expect(rendered(p.ConditionExpression, p)).toBe(
+      '(attribute_exists(pk)) AND (deleted_at = null) AND (attribute_not_exists(updated_at))',
+    )
+  })
+
+  it('fails a pending delivery of a deleted endpoint unless an attempt of it is under way', () => {
+    // Act
+    const p = stopPendingParams(tenant, { ...delivery, attempts: 2 }, at)
+
+    // Assess
+    expect(rendered(p.UpdateExpression, p)).toBe(
+      `SET status = "failed", reason = "endpoint_inactive", updated_at = "${at}"`,
+    )
+    expect(rendered(p.ConditionExpression, p)).toBe(
+      '(status = "pending") AND (attempts = 2) AND ((attribute_not_exists(attempt_state)) OR (attempt_state <> "claimed"))',
+    )
+  })
+
   it('inserts an endpoint in the tenant partition only if absent', () => {
     // Act
     const p = endpointParams.insert(tenant, endpoint)
@@ -64,7 +118,9 @@ describe('Webhook endpoint params', () => {
 
     // Assess
     expect(p.Key).toEqual({ pk: 'T#t1', sk: 'WEBHOOK#e1' })
-    expect(rendered(p.UpdateExpression, p)).toBe(`SET deleted_at = "${at}", sealed_secret = ""`)
+    expect(rendered(p.UpdateExpression, p)).toBe(
+      `SET deleted_at = "${at}", sealed_secret = "" REMOVE previous_sealed_secret, previous_secret_expires_at`,
+    )
     expect(rendered(p.ConditionExpression, p)).toBe('(attribute_exists(pk)) AND (deleted_at = null)')
   })
 })
