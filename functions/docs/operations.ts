@@ -52,6 +52,12 @@ import {
   PutUserJobRolesInput,
   UpdateJobRoleInput,
 } from '../../shared/domain/skills/job-role.ts'
+import {
+  CreateSkillDomainInput,
+  CreateSkillInput,
+  SetHeldSkillInput,
+  UpdateSkillInput,
+} from '../../shared/domain/skills/catalogue.ts'
 import { MatrixQuery } from '../../shared/domain/skills/matrix.ts'
 import { SignupInput } from '../../shared/domain/tenants/signup.ts'
 import { CreateUserInput, UpdateUserInput } from '../../shared/domain/users/user-schemas.ts'
@@ -77,6 +83,8 @@ import { PlanSchema } from '../plans/representation.ts'
 import { ContactReceiptSchema, SignupResultSchema } from '../public/representation.ts'
 import { ExportJobSchema, QueuedExportSchema } from '../reports/representation.ts'
 import { UsageSchema } from '../reports/usage-representation.ts'
+import { SkillListQuery } from '../skills/catalogue.ts'
+import { HeldSkillSchema, SkillDomainSchema, SkillSchema } from '../skills/catalogue-representation.ts'
 import { LocaleQuery } from '../skills/queries.ts'
 import {
   ImportedRolesSchema,
@@ -415,6 +423,54 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     query: MatrixQuery,
     paged: true,
     answers: { 200: { kind: 'data', data: v.array(MatrixRowSchema), meta: MatrixMetaSchema } },
+  },
+
+  'GET /api/v1/skill-domains': {
+    summary: 'List skill domains',
+    tag: 'Skills',
+    paged: true,
+    answers: { 200: list(SkillDomainSchema) },
+  },
+  'POST /api/v1/skill-domains': {
+    summary: 'Create a skill domain',
+    tag: 'Skills',
+    body: CreateSkillDomainInput,
+    example: { name: 'Safety', names: { 'fr-CA': 'Sécurité' } },
+    answers: { 201: one(SkillDomainSchema) },
+  },
+  'GET /api/v1/skills': {
+    summary: 'List skills',
+    tag: 'Skills',
+    query: SkillListQuery,
+    paged: true,
+    answers: { 200: list(SkillSchema) },
+  },
+  'POST /api/v1/skills': {
+    summary: 'Create a skill',
+    tag: 'Skills',
+    body: CreateSkillInput,
+    example: { name: 'Forklift driving', domain_id: COURSE_ID },
+    answers: { 201: one(SkillSchema) },
+  },
+  'GET /api/v1/skills/{id}': { summary: 'Get a skill', tag: 'Skills', answers: { 200: one(SkillSchema) } },
+  'PATCH /api/v1/skills/{id}': {
+    summary: 'Update a skill',
+    tag: 'Skills',
+    body: UpdateSkillInput,
+    answers: { 200: one(SkillSchema) },
+  },
+  'PUT /api/v1/users/{id}/skills/{skill_id}': {
+    summary: "Record a user's held level of a skill",
+    tag: 'Skills',
+    description: 'Fires `skill.attained` when the level rises and the source is not `manual`.',
+    body: SetHeldSkillInput,
+    example: { level: 'proficient', source: 'assessment' },
+    answers: { 200: one(HeldSkillSchema) },
+  },
+  'DELETE /api/v1/users/{id}/skills/{skill_id}': {
+    summary: "Remove a user's held skill",
+    tag: 'Skills',
+    answers: { 204: empty },
   },
 
   'GET /api/v1/reports/completions': {
