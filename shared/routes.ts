@@ -21,6 +21,7 @@ export type RouteGroup =
   | 'reports'
   | 'skills'
   | 'lti'
+  | 'lti-admin'
   | 'billing'
 
 export interface RouteDef {
@@ -154,6 +155,15 @@ export const routes: readonly RouteDef[] = [
   r('POST', '/learn/{id}', 'lti', null, { form: true }),
   r('GET', '/catalog', 'lti', null),
   r('GET', '/login', 'lti', null),
+  // The tenant's platform registrations (api-additions section 4): keyed, admin, in a function of
+  // their own that cannot read the tool's signing key secret (decision 0043).
+  r('GET', '/api/v1/lti/registrations', 'lti-admin', 'admin'),
+  r('POST', '/api/v1/lti/registrations', 'lti-admin', 'admin'),
+  r('GET', '/api/v1/lti/registrations/{id}', 'lti-admin', 'admin'),
+  r('PATCH', '/api/v1/lti/registrations/{id}', 'lti-admin', 'admin'),
+  r('DELETE', '/api/v1/lti/registrations/{id}', 'lti-admin', 'admin'),
+  r('POST', '/api/v1/lti/registrations/{id}/deployments', 'lti-admin', 'admin'),
+  r('DELETE', '/api/v1/lti/registrations/{id}/deployments/{deployment_id}', 'lti-admin', 'admin'),
 ]
 
 /**

@@ -98,6 +98,12 @@ import { UserListItemSchema, UserSchema } from '../users/representation.ts'
 import { TranscriptMetaSchema, TranscriptSchema } from '../users/transcript.ts'
 import { DeliverySchema } from '../webhooks/representation.ts'
 import { JwksSchema } from '../lti/representation.ts'
+import {
+  AddLtiDeploymentInput,
+  CreateLtiRegistrationInput,
+  UpdateLtiRegistrationInput,
+} from '../../shared/domain/lti/registration-input.ts'
+import { LtiDeploymentSchema, LtiRegistrationSchema } from '../lti-admin/representation.ts'
 
 type Schema = v.GenericSchema
 
@@ -577,6 +583,56 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     summary: "The tool's public keys",
     tag: 'LTI',
     answers: { 200: { kind: 'bare-json', schema: JwksSchema } },
+  },
+  'GET /api/v1/lti/registrations': {
+    summary: 'List LTI platform registrations',
+    tag: 'LTI',
+    paged: true,
+    answers: { 200: list(LtiRegistrationSchema) },
+  },
+  'POST /api/v1/lti/registrations': {
+    summary: 'Register an LTI 1.3 platform',
+    tag: 'LTI',
+    description: 'URLs must be public https (checked as the tool would fetch them).',
+    body: CreateLtiRegistrationInput,
+    example: {
+      issuer: 'https://canvas.example.edu',
+      client_id: '10000000000001',
+      jwks_url: 'https://canvas.example.edu/api/lti/security/jwks',
+      auth_url: 'https://canvas.example.edu/api/lti/authorize_redirect',
+    },
+    answers: { 201: one(LtiRegistrationSchema) },
+    errors: [409],
+  },
+  'GET /api/v1/lti/registrations/{id}': {
+    summary: 'Get an LTI platform registration',
+    tag: 'LTI',
+    answers: { 200: one(LtiRegistrationSchema) },
+  },
+  'PATCH /api/v1/lti/registrations/{id}': {
+    summary: 'Change an LTI platform registration',
+    tag: 'LTI',
+    description: '`is_active` false refuses every launch of the platform, true lets them in again.',
+    body: UpdateLtiRegistrationInput,
+    answers: { 200: one(LtiRegistrationSchema) },
+  },
+  'DELETE /api/v1/lti/registrations/{id}': {
+    summary: 'Delete an LTI platform registration and its deployments',
+    tag: 'LTI',
+    answers: { 204: empty },
+  },
+  'POST /api/v1/lti/registrations/{id}/deployments': {
+    summary: "Add a platform's deployment id",
+    tag: 'LTI',
+    body: AddLtiDeploymentInput,
+    example: { deployment_id: '1:abc', course_id: COURSE_ID },
+    answers: { 201: one(LtiDeploymentSchema) },
+    errors: [409],
+  },
+  'DELETE /api/v1/lti/registrations/{id}/deployments/{deployment_id}': {
+    summary: "Remove a platform's deployment id",
+    tag: 'LTI',
+    answers: { 204: empty },
   },
   'GET /learn/{id}': { summary: "A learner's course page", tag: 'Learner pages', answers: { 200: html } },
   'POST /learn/{id}': {

@@ -737,6 +737,7 @@ describe('Construct: LmsStack', () => {
       'enrollments',
       'groups',
       'lti',
+      'lti-admin',
       'public',
       'reports',
       'skills',
@@ -842,7 +843,7 @@ describe('Construct: LmsStack (least privilege, read as the local IAM check read
     )
 
     // Assess
-    expect(policies.size).toBe(21)
+    expect(policies.size).toBe(22)
     expect(ungranted).toEqual([])
   })
 
