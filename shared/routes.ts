@@ -21,6 +21,7 @@ export type RouteGroup =
   | 'reports'
   | 'skills'
   | 'lti'
+  | 'lti-admin'
   | 'billing'
   | 'integrations'
 
@@ -127,6 +128,17 @@ export const routes: readonly RouteDef[] = [
   r('PUT', '/api/v1/users/{id}/job-roles', 'skills', 'write'),
   r('GET', '/api/v1/users/{id}/skills', 'skills', 'read'),
   r('GET', '/api/v1/skills/matrix', 'skills', 'read'),
+  // The catalogue (api-additions section 4): reads for any key, writes for admin; a person's held
+  // level is set with write and taken away with admin. After the matrix: the local matcher takes
+  // the first row that fits, and `matrix` is not a skill id.
+  r('GET', '/api/v1/skill-domains', 'skills', 'read'),
+  r('POST', '/api/v1/skill-domains', 'skills', 'admin'),
+  r('GET', '/api/v1/skills', 'skills', 'read'),
+  r('POST', '/api/v1/skills', 'skills', 'admin'),
+  r('GET', '/api/v1/skills/{id}', 'skills', 'read'),
+  r('PATCH', '/api/v1/skills/{id}', 'skills', 'admin'),
+  r('PUT', '/api/v1/users/{id}/skills/{skill_id}', 'skills', 'write'),
+  r('DELETE', '/api/v1/users/{id}/skills/{skill_id}', 'skills', 'admin'),
   r('GET', '/api/v1/reports/completions', 'reports', 'read'),
   r('GET', '/api/v1/reports/enrollments', 'reports', 'read'),
   r('GET', '/api/v1/reports/compliance', 'reports', 'read'),
@@ -165,6 +177,15 @@ export const routes: readonly RouteDef[] = [
   r('POST', '/learn/{id}', 'lti', null, { form: true }),
   r('GET', '/catalog', 'lti', null),
   r('GET', '/login', 'lti', null),
+  // The tenant's platform registrations (api-additions section 4): keyed, admin, in a function of
+  // their own that cannot read the tool's signing key secret (decision 0043).
+  r('GET', '/api/v1/lti/registrations', 'lti-admin', 'admin'),
+  r('POST', '/api/v1/lti/registrations', 'lti-admin', 'admin'),
+  r('GET', '/api/v1/lti/registrations/{id}', 'lti-admin', 'admin'),
+  r('PATCH', '/api/v1/lti/registrations/{id}', 'lti-admin', 'admin'),
+  r('DELETE', '/api/v1/lti/registrations/{id}', 'lti-admin', 'admin'),
+  r('POST', '/api/v1/lti/registrations/{id}/deployments', 'lti-admin', 'admin'),
+  r('DELETE', '/api/v1/lti/registrations/{id}/deployments/{deployment_id}', 'lti-admin', 'admin'),
 ]
 
 /**

@@ -55,6 +55,12 @@ import {
   PutUserJobRolesInput,
   UpdateJobRoleInput,
 } from '../../shared/domain/skills/job-role.ts'
+import {
+  CreateSkillDomainInput,
+  CreateSkillInput,
+  SetHeldSkillInput,
+  UpdateSkillInput,
+} from '../../shared/domain/skills/catalogue.ts'
 import { MatrixQuery } from '../../shared/domain/skills/matrix.ts'
 import { SignupInput } from '../../shared/domain/tenants/signup.ts'
 import { CreateUserInput, UpdateUserInput } from '../../shared/domain/users/user-schemas.ts'
@@ -91,6 +97,8 @@ import { PlanSchema } from '../plans/representation.ts'
 import { ContactReceiptSchema, SignupResultSchema } from '../public/representation.ts'
 import { ExportJobSchema, QueuedExportSchema } from '../reports/representation.ts'
 import { UsageSchema } from '../reports/usage-representation.ts'
+import { SkillListQuery } from '../skills/catalogue.ts'
+import { HeldSkillSchema, SkillDomainSchema, SkillSchema } from '../skills/catalogue-representation.ts'
 import { LocaleQuery } from '../skills/queries.ts'
 import {
   ImportedRolesSchema,
@@ -110,6 +118,12 @@ import {
   EndpointWithSecretSchema,
 } from '../integrations/representation.ts'
 import { JwksSchema } from '../lti/representation.ts'
+import {
+  AddLtiDeploymentInput,
+  CreateLtiRegistrationInput,
+  UpdateLtiRegistrationInput,
+} from '../../shared/domain/lti/registration-input.ts'
+import { LtiDeploymentSchema, LtiRegistrationSchema } from '../lti-admin/representation.ts'
 
 type Schema = v.GenericSchema
 
@@ -503,6 +517,54 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     answers: { 200: { kind: 'data', data: v.array(MatrixRowSchema), meta: MatrixMetaSchema } },
   },
 
+  'GET /api/v1/skill-domains': {
+    summary: 'List skill domains',
+    tag: 'Skills',
+    paged: true,
+    answers: { 200: list(SkillDomainSchema) },
+  },
+  'POST /api/v1/skill-domains': {
+    summary: 'Create a skill domain',
+    tag: 'Skills',
+    body: CreateSkillDomainInput,
+    example: { name: 'Safety', names: { 'fr-CA': 'Sécurité' } },
+    answers: { 201: one(SkillDomainSchema) },
+  },
+  'GET /api/v1/skills': {
+    summary: 'List skills',
+    tag: 'Skills',
+    query: SkillListQuery,
+    paged: true,
+    answers: { 200: list(SkillSchema) },
+  },
+  'POST /api/v1/skills': {
+    summary: 'Create a skill',
+    tag: 'Skills',
+    body: CreateSkillInput,
+    example: { name: 'Forklift driving', domain_id: COURSE_ID },
+    answers: { 201: one(SkillSchema) },
+  },
+  'GET /api/v1/skills/{id}': { summary: 'Get a skill', tag: 'Skills', answers: { 200: one(SkillSchema) } },
+  'PATCH /api/v1/skills/{id}': {
+    summary: 'Update a skill',
+    tag: 'Skills',
+    body: UpdateSkillInput,
+    answers: { 200: one(SkillSchema) },
+  },
+  'PUT /api/v1/users/{id}/skills/{skill_id}': {
+    summary: "Record a user's held level of a skill",
+    tag: 'Skills',
+    description: 'Fires `skill.attained` when the level rises and the source is not `manual`.',
+    body: SetHeldSkillInput,
+    example: { level: 'proficient', source: 'assessment' },
+    answers: { 200: one(HeldSkillSchema) },
+  },
+  'DELETE /api/v1/users/{id}/skills/{skill_id}': {
+    summary: "Remove a user's held skill",
+    tag: 'Skills',
+    answers: { 204: empty },
+  },
+
   'GET /api/v1/reports/completions': {
     summary: 'Completions report',
     tag: 'Reports',
@@ -701,6 +763,56 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     summary: "A learner's course page",
     tag: 'Learner pages',
     answers: { 200: html, 401: html, 404: html },
+  },
+  'GET /api/v1/lti/registrations': {
+    summary: 'List LTI platform registrations',
+    tag: 'LTI',
+    paged: true,
+    answers: { 200: list(LtiRegistrationSchema) },
+  },
+  'POST /api/v1/lti/registrations': {
+    summary: 'Register an LTI 1.3 platform',
+    tag: 'LTI',
+    description: 'URLs must be public https (checked as the tool would fetch them).',
+    body: CreateLtiRegistrationInput,
+    example: {
+      issuer: 'https://canvas.example.edu',
+      client_id: '10000000000001',
+      jwks_url: 'https://canvas.example.edu/api/lti/security/jwks',
+      auth_url: 'https://canvas.example.edu/api/lti/authorize_redirect',
+    },
+    answers: { 201: one(LtiRegistrationSchema) },
+    errors: [409],
+  },
+  'GET /api/v1/lti/registrations/{id}': {
+    summary: 'Get an LTI platform registration',
+    tag: 'LTI',
+    answers: { 200: one(LtiRegistrationSchema) },
+  },
+  'PATCH /api/v1/lti/registrations/{id}': {
+    summary: 'Change an LTI platform registration',
+    tag: 'LTI',
+    description: '`is_active` false refuses every launch of the platform, true lets them in again.',
+    body: UpdateLtiRegistrationInput,
+    answers: { 200: one(LtiRegistrationSchema) },
+  },
+  'DELETE /api/v1/lti/registrations/{id}': {
+    summary: 'Delete an LTI platform registration and its deployments',
+    tag: 'LTI',
+    answers: { 204: empty },
+  },
+  'POST /api/v1/lti/registrations/{id}/deployments': {
+    summary: "Add a platform's deployment id",
+    tag: 'LTI',
+    body: AddLtiDeploymentInput,
+    example: { deployment_id: '1:abc', course_id: COURSE_ID },
+    answers: { 201: one(LtiDeploymentSchema) },
+    errors: [409],
+  },
+  'DELETE /api/v1/lti/registrations/{id}/deployments/{deployment_id}': {
+    summary: "Remove a platform's deployment id",
+    tag: 'LTI',
+    answers: { 204: empty },
   },
   'POST /learn/{id}': {
     summary: 'Enrol or complete a module from the course page',

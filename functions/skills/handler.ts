@@ -1,4 +1,4 @@
-/** Route group `skills`: job roles, a person's roles and skills, the team matrix (document 001). */
+/** Route group `skills`: job roles, a person's roles and skills, the team matrix (document 001), the catalogue (issue 31). */
 import { requireCapability } from '../../shared/domain/plans/entitlements.ts'
 import {
   CreateJobRoleInput,
@@ -14,10 +14,21 @@ import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
 import * as jobRoles from '../../shared/services/skills/job-roles-service.ts'
 import * as skills from '../../shared/services/skills/skills-service.ts'
+import { catalogueRoutes } from './catalogue.ts'
 import { matrixRoute } from './matrix.ts'
 import { LocaleQuery } from './queries.ts'
 
 export { matrixRoute }
+export {
+  createSkill,
+  createSkillDomain,
+  deleteUserSkill,
+  getSkill,
+  listSkillDomains,
+  listSkills,
+  putUserSkill,
+  updateSkill,
+} from './catalogue.ts'
 import { toImportedRolesResource, toJobRoleResource, toPersonSkillsResource } from './representation.ts'
 
 /** Job roles and the person's skills: the skills-management feature (Starter and up). */
@@ -88,4 +99,5 @@ export const handler = httpStack([
   putUserJobRoles,
   getUserSkills,
   matrixRoute,
+  ...catalogueRoutes,
 ])

@@ -50,6 +50,7 @@ export const textRules = {
   jobRoleDescription: rule(1000, 3000, 'multi'),
   skillName: rule(200, 600, 'single'),
   decisionReason: rule(1000, 3000, 'multi'),
+  skillDescription: rule(1000, 3000, 'multi'),
 } as const satisfies Record<string, TextRule>
 
 /** A user's custom_fields as stored (JSON, UTF-8): bounds the user item whatever the definitions. */

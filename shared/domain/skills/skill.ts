@@ -28,6 +28,8 @@ export interface Skill {
   readonly domainId: string
   readonly name: string
   readonly nameFr: string | null
+  /** Null on skills stored before descriptions existed (issue 31). */
+  readonly description: string | null
   readonly isActive: boolean
   readonly isCritical: boolean
   readonly createdAt: string

@@ -8,10 +8,14 @@ import { checkTarget, UnsafeTargetError } from '../../net/ssrf-guard.ts'
 import { getCourse } from '../../store/courses/courses-store.ts'
 import {
   deactivateRegistration,
+  deleteDeployment,
+  deleteRegistration,
+  deploymentsOf,
   getRegistration,
   insertDeployment,
   insertRegistration,
   listRegistrations as listStored,
+  updateRegistration,
   type LtiRefusal,
 } from '../../store/lti/lti-store.ts'
 import { isRefused } from '../../store/core/store-errors.ts'
@@ -74,8 +78,10 @@ export async function addDeployment(
   deploymentId: string,
   courseId: string | null,
 ): Promise<LtiDeployment> {
-  if (!(await getRegistration(tenant, registrationId))) throw new NotFoundError('lti_registration')
-  if (courseId !== null && !(await getCourse(tenant, courseId))) throw new NotFoundError('course')
+  await registrationOf(tenant, registrationId)
+  // A reference in the body: refused naming the field (the API's 400; the CLI prints it the same).
+  if (courseId !== null && !(await getCourse(tenant, courseId)))
+    throw new ValidationError('course_id', 'course_id: unknown course')
   const deployment: LtiDeployment = {
     registrationId,
     deploymentId: text('deployment_id', deploymentId),
@@ -98,3 +104,69 @@ export async function deactivate(tenant: TenantContext, registrationId: string):
 }
 
 export const listRegistrations = (tenant: TenantContext) => listStored(tenant)
+
+export async function registrationOf(tenant: TenantContext, id: string): Promise<LtiRegistration> {
+  const r = await getRegistration(tenant, id)
+  if (!r) throw new NotFoundError('lti_registration')
+  return r
+}
+
+export const deploymentsOfRegistration = (tenant: TenantContext, registrationId: string) =>
+  deploymentsOf(tenant, registrationId)
+
+/** What may change of a registration: its URLs and switches. Issuer and client id name it (its guard). */
+export interface RegistrationChange {
+  readonly jwksUrl?: string | undefined
+  readonly authUrl?: string | undefined
+  /** null removes it (no grade passback) */
+  readonly tokenUrl?: string | null | undefined
+  readonly deepLinking?: boolean | undefined
+  /** false stops every launch (as `lms lti deactivate`); true lets them in again */
+  readonly isActive?: boolean | undefined
+}
+
+export async function updateRegistrationOf(
+  tenant: TenantContext,
+  id: string,
+  change: RegistrationChange,
+): Promise<LtiRegistration> {
+  const before = await registrationOf(tenant, id)
+  const url = (field: string, raw: string | undefined) =>
+    raw === undefined ? undefined : customerUrl(field, raw)
+  const [jwksUrl, authUrl, tokenUrl] = await Promise.all([
+    url('jwks_url', change.jwksUrl),
+    url('auth_url', change.authUrl),
+    change.tokenUrl === null ? null : url('token_url', change.tokenUrl),
+  ])
+  const after: LtiRegistration = {
+    ...before,
+    jwksUrl: jwksUrl ?? before.jwksUrl,
+    authUrl: authUrl ?? before.authUrl,
+    tokenUrl: tokenUrl === undefined ? before.tokenUrl : tokenUrl,
+    deepLinking: change.deepLinking ?? before.deepLinking,
+    isActive: change.isActive ?? before.isActive,
+  }
+  if (!(await updateRegistration(tenant, before, after))) throw new NotFoundError('lti_registration')
+  return after
+}
+
+/** Deletes the registration and its deployments: its platform's launches are refused from now on. */
+export async function deleteRegistrationOf(tenant: TenantContext, id: string): Promise<void> {
+  const r = await registrationOf(tenant, id)
+  try {
+    await deleteRegistration(tenant, r)
+  } catch (err) {
+    if (isRefused<LtiRefusal>(err, 'stale')) throw new NotFoundError('lti_registration')
+    throw err
+  }
+}
+
+export async function removeDeployment(
+  tenant: TenantContext,
+  registrationId: string,
+  deploymentId: string,
+): Promise<void> {
+  await registrationOf(tenant, registrationId)
+  if (!(await deleteDeployment(tenant, registrationId, deploymentId)))
+    throw new NotFoundError('lti_deployment')
+}

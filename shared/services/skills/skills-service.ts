@@ -29,6 +29,7 @@ import {
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { getJobRoles, holdingsOfUser } from '../../store/skills/job-roles-store.ts'
 import { retryOnConflict } from '../../store/core/optimistic.ts'
+import { isRefused } from '../../store/core/store-errors.ts'
 import {
   getDomain,
   getHeldSkill,
@@ -38,7 +39,9 @@ import {
   insertSkill,
   listDomains,
   saveHeldSkill,
-  saveSkillFlags,
+  removeHeldSkill,
+  saveSkill,
+  type SkillRefusal,
 } from '../../store/skills/skills-store.ts'
 import { getUser as getStoredUser } from '../../store/users/users-store.ts'
 import { requireSkillsManagement, skillsById } from './job-roles-service.ts'
@@ -57,12 +60,27 @@ export async function createDomain(
 
 export async function createSkill(
   tenant: TenantContext,
-  input: { domainId: string; name: string; nameFr: string | null; isActive: boolean; isCritical: boolean },
+  input: {
+    domainId: string
+    name: string
+    nameFr: string | null
+    description?: string | null
+    isActive: boolean
+    isCritical: boolean
+  },
   at = nowIso(),
 ): Promise<Skill> {
   requireSkillsManagement(tenant)
-  if (!(await getDomain(tenant, input.domainId))) throw new NotFoundError('skill_domain')
-  const skill: Skill = { id: randomUUID(), ...input, createdAt: at, updatedAt: at }
+  // A reference in the request body: refused naming the field, as job roles refuse an unknown skill.
+  if (!(await getDomain(tenant, input.domainId)))
+    throw new ValidationError('domain_id', 'domain_id: unknown skill domain')
+  const skill: Skill = {
+    id: randomUUID(),
+    ...input,
+    description: input.description ?? null,
+    createdAt: at,
+    updatedAt: at,
+  }
   await insertSkill(tenant, skill)
   return skill
 }
@@ -73,21 +91,38 @@ export async function getSkill(tenant: TenantContext, id: string): Promise<Skill
   return skill
 }
 
+/** A change of a skill: an absent field is kept; a null French name or description clears it. */
+export interface SkillChange {
+  readonly name?: string
+  readonly nameFr?: string | null
+  readonly description?: string | null
+  readonly isActive?: boolean | undefined
+  readonly isCritical?: boolean | undefined
+}
+
 export async function updateSkill(
   tenant: TenantContext,
   id: string,
-  input: { isActive?: boolean; isCritical?: boolean },
+  input: SkillChange,
   at = nowIso(),
 ): Promise<Skill> {
   requireSkillsManagement(tenant)
   const before = await getSkill(tenant, id)
   const after: Skill = {
     ...before,
+    name: input.name ?? before.name,
+    nameFr: input.nameFr !== undefined ? input.nameFr : before.nameFr,
+    description: input.description !== undefined ? input.description : before.description,
     isActive: input.isActive ?? before.isActive,
     isCritical: input.isCritical ?? before.isCritical,
     updatedAt: at,
   }
-  await saveSkillFlags(tenant, after)
+  try {
+    await saveSkill(tenant, before, after)
+  } catch (err) {
+    if (isRefused<SkillRefusal>(err, 'not_found')) throw new NotFoundError('skill')
+    throw err
+  }
   return after
 }
 
@@ -179,6 +214,22 @@ export function claimLevel(
     },
     events: [],
   }))
+}
+
+/**
+ * Takes the person's record of a skill away (level and any pending claim), re-read and tried again
+ * when a concurrent write got there first. Nothing is announced.
+ * @throws NotFoundError `user_skill` when the person holds no record of the skill
+ */
+export async function removeLevel(tenant: TenantContext, userId: string, skillId: string): Promise<void> {
+  requireSkillsManagement(tenant)
+  await requireUser(tenant, userId)
+  await getSkill(tenant, skillId)
+  await retryOnConflict(async () => {
+    const held = await getHeldSkill(tenant, userId, skillId)
+    if (!held) throw new NotFoundError('user_skill')
+    await removeHeldSkill(tenant, held)
+  })
 }
 
 export interface SkillEntry {

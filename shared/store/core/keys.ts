@@ -175,6 +175,7 @@ export const keys = {
     pk: tp(t),
     sk: `LTIDEP#${registrationId}#${h(deploymentId)}`,
   }),
+  ltiDeploymentsOfPrefix: (registrationId: string): string => `LTIDEP#${registrationId}#`,
   /** A login's state and nonce, deleted by the one launch that uses them (TTL clears the rest). */
   ltiLoginState: (t: TenantContext, state: string): Key => ({ pk: tp(t), sk: `LTISTATE#${state}` }),
   /** The link from a platform user (issuer, sub) to the tenant's user. */

@@ -7,7 +7,7 @@
 import * as v from 'valibot'
 import type { LtiDeployment, LtiRegistration } from '../../domain/lti/lti.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
-import { conditionally, deleteItem, getItem, putItem, queryAll, updateItem } from '../core/db.ts'
+import { batchDelete, conditionally, deleteItem, getItem, putItem, queryAll, updateItem } from '../core/db.ts'
 import { decodeItem } from '../core/decode.ts'
 import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
@@ -115,6 +115,34 @@ export const ltiParams = {
     ReturnValues: 'ALL_NEW' as const,
   }),
 
+  /** Only what the change makes different (`attribute_exists`): a concurrent change of another field stays. */
+  update: (tenant: TenantContext, before: LtiRegistration, after: LtiRegistration) => ({
+    Key: keys.ltiRegistration(tenant, after.id),
+    ...updateExpression(registrationEntity.changeOf(before, after), cond.exists()),
+  }),
+
+  /** The registration and its (issuer, client id) guard go together: the pair may be registered again. */
+  remove: (tenant: TenantContext, r: LtiRegistration): Step<LtiRefusal>[] => [
+    {
+      item: { Delete: { Key: keys.ltiRegistration(tenant, r.id), ...conditionExpression(cond.exists()) } },
+      refusal: 'stale',
+    },
+    { item: { Delete: { Key: keys.ltiClient(tenant, r.issuer, r.clientId) } } },
+  ],
+
+  deploymentsOf: (tenant: TenantContext, registrationId: string) =>
+    queryExpression({
+      key: cond.and(
+        cond.eq('pk', keys.tenantPartition(tenant)),
+        cond.beginsWith('sk', keys.ltiDeploymentsOfPrefix(registrationId)),
+      ),
+    }),
+
+  removeDeployment: (tenant: TenantContext, registrationId: string, deploymentId: string) => ({
+    Key: keys.ltiDeployment(tenant, registrationId, deploymentId),
+    ...conditionExpression(cond.exists()),
+  }),
+
   putDeployment: (tenant: TenantContext, d: LtiDeployment) => ({
     Item: deploymentEntity.item(tenant, d),
     ...conditionExpression(cond.notExists()),
@@ -213,6 +241,41 @@ export async function getDeployment(
 ): Promise<LtiDeployment | undefined> {
   const item = await getItem(keys.ltiDeployment(tenant, registrationId, deploymentId))
   return item ? deploymentEntity.decode(item) : undefined
+}
+
+/** @returns false when the registration is gone */
+export function updateRegistration(
+  tenant: TenantContext,
+  before: LtiRegistration,
+  after: LtiRegistration,
+): Promise<boolean> {
+  return conditionally(updateItem(ltiParams.update(tenant, before, after)))
+}
+
+/**
+ * Deletes the registration with its guard, then its deployments (a deployment left by a failure
+ * in between is unreachable: every launch finds its registration first).
+ * @throws WriteRefused naming `stale` when the registration is gone already
+ */
+export async function deleteRegistration(tenant: TenantContext, r: LtiRegistration): Promise<void> {
+  await commit(ltiParams.remove(tenant, r))
+  const deployments = await queryAll(ltiParams.deploymentsOf(tenant, r.id))
+  await batchDelete(
+    deployments.map((d) => keys.ltiDeployment(tenant, r.id, deploymentEntity.decode(d).deploymentId)),
+  )
+}
+
+export async function deploymentsOf(tenant: TenantContext, registrationId: string): Promise<LtiDeployment[]> {
+  return (await queryAll(ltiParams.deploymentsOf(tenant, registrationId))).map(deploymentEntity.decode)
+}
+
+/** @returns false when there was no such deployment */
+export function deleteDeployment(
+  tenant: TenantContext,
+  registrationId: string,
+  deploymentId: string,
+): Promise<boolean> {
+  return conditionally(deleteItem(ltiParams.removeDeployment(tenant, registrationId, deploymentId)))
 }
 
 export async function putLoginState(tenant: TenantContext, s: NewLoginState): Promise<void> {

@@ -23,6 +23,7 @@ export const skillEntity = defineEntity(
     domainId: field('domain_id', v.string()),
     name: field('name', v.string()),
     nameFr: optionalField('name_fr', v.string()),
+    description: optionalField('description', v.string()),
     isActive: field('is_active', withDefault(v.boolean(), true)),
     isCritical: field('is_critical', withDefault(v.boolean(), false)),
     createdAt: field('created_at', v.string()),

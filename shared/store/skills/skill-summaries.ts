@@ -84,6 +84,18 @@ export function summaryLevelsStep(
   }
 }
 
+/** A held skill the person no longer has, out of their summary. Rides in the held skill's transaction. */
+export function summaryForgetStep(tenant: TenantContext, userId: string, skillId: string): Step<never> {
+  return {
+    item: {
+      Update: {
+        Key: keys.skillSummary(tenant, userId),
+        ...updateExpression({ set: identity(userId), add: { version: 1 }, remove: [heldAttribute(skillId)] }),
+      },
+    },
+  }
+}
+
 /**
  * A role the person starts (`held`) or stops holding, into their summary (created if missing). No
  * condition of its own: it rides in the transaction of the holding's conditioned write.

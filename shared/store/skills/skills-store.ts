@@ -10,7 +10,7 @@ import { batchPut, getItem, putItem, queryAll, updateItem, type Item } from '../
 import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
 import { heldSkillStep, heldSkillSteps } from './held-skill-items.ts'
 import { heldSkillEntity, skillDomainEntity, skillEntity } from './skill-entities.ts'
-import { seedSummaryLevels } from './skill-summaries.ts'
+import { seedSummaryLevels, summaryForgetStep } from './skill-summaries.ts'
 import { keyPrefix, queryPrefixInSegments } from './skills-scan.ts'
 import { keys } from '../core/keys.ts'
 import { effectSteps } from '../outbox/outbox-items.ts'
@@ -73,18 +73,20 @@ export async function insertSkill(tenant: TenantContext, s: Skill): Promise<void
   await writeOrRefuse(putItem(insertSkillParams(tenant, s)), 'exists')
 }
 
-export function saveSkillFlagsParams(tenant: TenantContext, s: Skill) {
+/**
+ * What a change makes different on a skill that exists (a cleared French name or description is
+ * removed): only those attributes are written, so two changes of different fields both land.
+ */
+export function saveSkillParams(tenant: TenantContext, before: Skill, after: Skill) {
   return {
-    Key: keys.skill(tenant, s.id),
-    ...updateExpression(
-      { set: skillEntity.encode(s, ['isActive', 'isCritical', 'updatedAt']) },
-      cond.exists(),
-    ),
+    Key: keys.skill(tenant, after.id),
+    ...updateExpression(skillEntity.changeOf(before, after), cond.exists()),
   }
 }
 
-export async function saveSkillFlags(tenant: TenantContext, s: Skill): Promise<void> {
-  await writeOrRefuse(updateItem(saveSkillFlagsParams(tenant, s)), 'not_found')
+/** @throws WriteRefused<SkillRefusal>: `not_found` */
+export async function saveSkill(tenant: TenantContext, before: Skill, after: Skill): Promise<void> {
+  await writeOrRefuse(updateItem(saveSkillParams(tenant, before, after)), 'not_found')
 }
 
 export function heldSkillsOfUserParams(tenant: TenantContext, userId: string) {
@@ -126,6 +128,22 @@ export async function saveHeldSkill(
   change: { readonly before: HeldSkill | undefined; readonly after: HeldSkill; readonly effects: Effects },
 ): Promise<void> {
   await commit(saveHeldSkillSteps(tenant, change))
+}
+
+/**
+ * The person's held skill removed, only if it is still as read (`updated_at`), and out of their
+ * summary in the same transaction. No event: the specification announces rises only.
+ * @throws WriteRefused<SkillRefusal>: `stale`
+ */
+export async function removeHeldSkill(tenant: TenantContext, held: HeldSkill): Promise<void> {
+  const asRead = conditionExpression(cond.eq('updated_at', held.updatedAt))
+  await commit<SkillRefusal>([
+    {
+      item: { Delete: { Key: keys.heldSkill(tenant, held.userId, held.skillId), ...asRead } },
+      refusal: 'stale',
+    },
+    summaryForgetStep(tenant, held.userId, held.skillId),
+  ])
 }
 
 /**

@@ -742,6 +742,7 @@ describe('Construct: LmsStack', () => {
       'groups',
       'integrations',
       'lti',
+      'lti-admin',
       'public',
       'reports',
       'skills',
