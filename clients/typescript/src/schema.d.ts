@@ -561,6 +561,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/skill-domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List skill domains */
+        get: operations["GET_api_v1_skill_domains"];
+        put?: never;
+        /** Create a skill domain */
+        post: operations["POST_api_v1_skill_domains"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List skills */
+        get: operations["GET_api_v1_skills"];
+        put?: never;
+        /** Create a skill */
+        post: operations["POST_api_v1_skills"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/skills/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a skill */
+        get: operations["GET_api_v1_skills_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a skill */
+        patch: operations["PATCH_api_v1_skills_id"];
+        trace?: never;
+    };
+    "/api/v1/users/{id}/skills/{skill_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record a user's held level of a skill
+         * @description Fires `skill.attained` when the level rises and the source is not `manual`.
+         */
+        put: operations["PUT_api_v1_users_id_skills_skill_id"];
+        post?: never;
+        /** Remove a user's held skill */
+        delete: operations["DELETE_api_v1_users_id_skills_skill_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports/completions": {
         parameters: {
             query?: never;
@@ -751,6 +826,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The endpoints not deleted, oldest first; never their secrets.
+         */
+        get: operations["GET_api_v1_webhooks_endpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description The answer carries the signing `secret`, shown this once.
+         */
+        post: operations["POST_api_v1_webhooks_endpoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: operations["GET_api_v1_webhooks_endpoints_id"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Delivery stops; pending deliveries fail as `endpoint_inactive`.
+         */
+        delete: operations["DELETE_api_v1_webhooks_endpoints_id"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description `is_active: false` stops deliveries to it (pending ones fail as `endpoint_inactive`).
+         */
+        patch: operations["PATCH_api_v1_webhooks_endpoints_id"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint’s signing secret
+         * @description The answer carries the new `secret`, shown this once. Until the previous secret expires, each delivery’s `x-service-signature` carries a `v1=` entry by both.
+         */
+        post: operations["POST_api_v1_webhooks_endpoints_id_rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/xapi/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the record store connection
+         * @description Never the secret; 404 when no record store is connected.
+         */
+        get: operations["GET_api_v1_xapi_connection"];
+        /**
+         * Connect or update the record store
+         * @description An https public endpoint; `key` and `secret` both on the first save, afterwards a blank or absent one keeps the saved one.
+         */
+        put: operations["PUT_api_v1_xapi_connection"];
+        post?: never;
+        /**
+         * Disconnect the record store
+         * @description Stops export and deletes the credentials.
+         */
+        delete: operations["DELETE_api_v1_xapi_connection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/xapi/connection/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the record store connection
+         * @description One read-only request to the record store; `status` is its HTTP status (null when none came).
+         */
+        post: operations["POST_api_v1_xapi_connection_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/lti/login": {
         parameters: {
             query?: never;
@@ -876,6 +1068,83 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lti/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List LTI platform registrations */
+        get: operations["GET_api_v1_lti_registrations"];
+        put?: never;
+        /**
+         * Register an LTI 1.3 platform
+         * @description URLs must be public https (checked as the tool would fetch them).
+         */
+        post: operations["POST_api_v1_lti_registrations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lti/registrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an LTI platform registration */
+        get: operations["GET_api_v1_lti_registrations_id"];
+        put?: never;
+        post?: never;
+        /** Delete an LTI platform registration and its deployments */
+        delete: operations["DELETE_api_v1_lti_registrations_id"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an LTI platform registration
+         * @description `is_active` false refuses every launch of the platform, true lets them in again.
+         */
+        patch: operations["PATCH_api_v1_lti_registrations_id"];
+        trace?: never;
+    };
+    "/api/v1/lti/registrations/{id}/deployments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a platform's deployment id */
+        post: operations["POST_api_v1_lti_registrations_id_deployments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lti/registrations/{id}/deployments/{deployment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a platform's deployment id */
+        delete: operations["DELETE_api_v1_lti_registrations_id_deployments_deployment_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4112,6 +4381,423 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    GET_api_v1_skill_domains: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            names: {
+                                "fr-CA": string | null;
+                            };
+                        }[];
+                        meta: components["schemas"]["ListMeta"];
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_skill_domains: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Safety",
+                 *       "names": {
+                 *         "fr-CA": "Sécurité"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At most 200 characters and 600 bytes in UTF-8; no control characters, tabs or line breaks. */
+                    name: string;
+                    names?: {
+                        "fr-CA"?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            names: {
+                                "fr-CA": string | null;
+                            };
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GET_api_v1_skills: {
+        parameters: {
+            query?: {
+                domain_id?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            domain_id: string;
+                            name: string;
+                            names: {
+                                "fr-CA": string | null;
+                            };
+                            description: string | null;
+                            is_active: boolean;
+                            is_critical: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        meta: components["schemas"]["ListMeta"];
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_skills: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Forklift driving",
+                 *       "domain_id": "0f6b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At most 200 characters and 600 bytes in UTF-8; no control characters, tabs or line breaks. */
+                    name: string;
+                    /** Format: uuid */
+                    domain_id: string;
+                    description?: string | null;
+                    names?: {
+                        "fr-CA"?: string | null;
+                    };
+                    is_critical?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            domain_id: string;
+                            name: string;
+                            names: {
+                                "fr-CA": string | null;
+                            };
+                            description: string | null;
+                            is_active: boolean;
+                            is_critical: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GET_api_v1_skills_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            domain_id: string;
+                            name: string;
+                            names: {
+                                "fr-CA": string | null;
+                            };
+                            description: string | null;
+                            is_active: boolean;
+                            is_critical: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PATCH_api_v1_skills_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most 200 characters and 600 bytes in UTF-8; no control characters, tabs or line breaks. */
+                    name?: string;
+                    description?: string | null;
+                    names?: {
+                        "fr-CA"?: string | null;
+                    };
+                    is_active?: boolean;
+                    is_critical?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            domain_id: string;
+                            name: string;
+                            names: {
+                                "fr-CA": string | null;
+                            };
+                            description: string | null;
+                            is_active: boolean;
+                            is_critical: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PUT_api_v1_users_id_skills_skill_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                skill_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "level": "proficient",
+                 *       "source": "assessment"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    level: "awareness" | "developing" | "proficient" | "expert";
+                    /** @enum {string} */
+                    source: "completion" | "assessment" | "validated" | "observed" | "manual";
+                    valid_until?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            user_id: string;
+                            skill_id: string;
+                            level: ("awareness" | "developing" | "proficient" | "expert") | null;
+                            source: ("completion" | "assessment" | "validated" | "observed" | "manual") | null;
+                            earned_at: string | null;
+                            valid_until: string | null;
+                            pending_claim_level: ("awareness" | "developing" | "proficient" | "expert") | null;
+                            updated_at: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DELETE_api_v1_users_id_skills_skill_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                skill_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     GET_api_v1_reports_completions: {
         parameters: {
             query?: {
@@ -4699,6 +5385,471 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    GET_api_v1_webhooks_endpoints: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            description: string | null;
+                            is_active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                            secret_rotated_at: string | null;
+                        }[];
+                        meta: components["schemas"]["ListMeta"];
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_webhooks_endpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/lms",
+                 *       "events": [
+                 *         "enrollment.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    events: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            description: string | null;
+                            is_active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                            secret_rotated_at: string | null;
+                            /** @description The signing secret: shown in this answer only */
+                            secret: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GET_api_v1_webhooks_endpoints_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            description: string | null;
+                            is_active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                            secret_rotated_at: string | null;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DELETE_api_v1_webhooks_endpoints_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PATCH_api_v1_webhooks_endpoints_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_active": false
+                 *     }
+                 */
+                "application/json": {
+                    url?: string;
+                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    description?: string | null;
+                    is_active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            description: string | null;
+                            is_active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                            secret_rotated_at: string | null;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_webhooks_endpoints_id_rotate_secret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expire_previous_in_seconds": 3600
+                 *     }
+                 */
+                "application/json": {
+                    /** @default 86400 */
+                    expire_previous_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            url: string;
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            description: string | null;
+                            is_active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                            secret_rotated_at: string | null;
+                            /** @description The signing secret: shown in this answer only */
+                            secret: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GET_api_v1_xapi_connection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            endpoint: string;
+                            key: string;
+                            /** @enum {string} */
+                            identity_mode: "anonymous" | "email";
+                            connected_at: string;
+                            updated_at: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PUT_api_v1_xapi_connection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpoint": "https://lrs.example.com/xapi",
+                 *       "key": "lms",
+                 *       "secret": "s3cret",
+                 *       "identity_mode": "anonymous"
+                 *     }
+                 */
+                "application/json": {
+                    endpoint: string;
+                    key?: string;
+                    secret?: string;
+                    /** @enum {string} */
+                    identity_mode?: "anonymous" | "email";
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            endpoint: string;
+                            key: string;
+                            /** @enum {string} */
+                            identity_mode: "anonymous" | "email";
+                            connected_at: string;
+                            updated_at: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DELETE_api_v1_xapi_connection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_xapi_connection_test: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ok: boolean;
+                            /** @description The record store’s HTTP status; null when it gave none */
+                            status: number | null;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     GET_api_v1_lti_login: {
         parameters: {
             query?: never;
@@ -4999,6 +6150,353 @@ export interface operations {
             };
             404: components["responses"]["Error404"];
             500: components["responses"]["Error500"];
+        };
+    };
+    GET_api_v1_lti_registrations: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            issuer: string;
+                            client_id: string;
+                            jwks_url: string;
+                            auth_url: string;
+                            token_url: string | null;
+                            deep_linking: boolean;
+                            is_active: boolean;
+                            created_at: string;
+                            deployments: {
+                                registration_id: string;
+                                deployment_id: string;
+                                course_id: string | null;
+                            }[];
+                        }[];
+                        meta: components["schemas"]["ListMeta"];
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_lti_registrations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "issuer": "https://canvas.example.edu",
+                 *       "client_id": "10000000000001",
+                 *       "jwks_url": "https://canvas.example.edu/api/lti/security/jwks",
+                 *       "auth_url": "https://canvas.example.edu/api/lti/authorize_redirect"
+                 *     }
+                 */
+                "application/json": {
+                    issuer: string;
+                    client_id: string;
+                    jwks_url: string;
+                    auth_url: string;
+                    token_url?: string;
+                    deep_linking?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            issuer: string;
+                            client_id: string;
+                            jwks_url: string;
+                            auth_url: string;
+                            token_url: string | null;
+                            deep_linking: boolean;
+                            is_active: boolean;
+                            created_at: string;
+                            deployments: {
+                                registration_id: string;
+                                deployment_id: string;
+                                course_id: string | null;
+                            }[];
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GET_api_v1_lti_registrations_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            issuer: string;
+                            client_id: string;
+                            jwks_url: string;
+                            auth_url: string;
+                            token_url: string | null;
+                            deep_linking: boolean;
+                            is_active: boolean;
+                            created_at: string;
+                            deployments: {
+                                registration_id: string;
+                                deployment_id: string;
+                                course_id: string | null;
+                            }[];
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DELETE_api_v1_lti_registrations_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PATCH_api_v1_lti_registrations_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    jwks_url?: string;
+                    auth_url?: string;
+                    token_url?: string | null;
+                    deep_linking?: boolean;
+                    is_active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            issuer: string;
+                            client_id: string;
+                            jwks_url: string;
+                            auth_url: string;
+                            token_url: string | null;
+                            deep_linking: boolean;
+                            is_active: boolean;
+                            created_at: string;
+                            deployments: {
+                                registration_id: string;
+                                deployment_id: string;
+                                course_id: string | null;
+                            }[];
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_lti_registrations_id_deployments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "deployment_id": "1:abc",
+                 *       "course_id": "0f6b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d"
+                 *     }
+                 */
+                "application/json": {
+                    deployment_id: string;
+                    course_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            registration_id: string;
+                            deployment_id: string;
+                            course_id: string | null;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    DELETE_api_v1_lti_registrations_id_deployments_deployment_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                deployment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
         };
     };
     webhook_enrollment_created: {

@@ -848,7 +848,7 @@ describe('Construct: LmsStack (least privilege, read as the local IAM check read
     )
 
     // Assess
-    expect(policies.size).toBe(22)
+    expect(policies.size).toBe(23)
     expect(ungranted).toEqual([])
   })
 

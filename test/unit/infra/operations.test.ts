@@ -186,7 +186,7 @@ describe('Construct: LmsStack, alarms', () => {
     const functionIds = Object.keys(template.findResources('AWS::Lambda::Function'))
 
     // Act + Assess
-    expect(functionIds).toHaveLength(22)
+    expect(functionIds).toHaveLength(23)
     for (const id of functionIds) {
       expectOneAlarm(template, ['AWS/Lambda', 'Errors', { Ref: id }], 0, 1)
       expectOneAlarm(template, ['AWS/Lambda', 'Throttles', { Ref: id }], 0, 1)
@@ -259,12 +259,12 @@ describe('Construct: LmsStack, alarms', () => {
     template.resourceCountIs('AWS::SES::ConfigurationSet', 1)
   })
 
-  it('makes 60 alarms: 2 a function, 2 a worker queue, 2 for the API, 2 for the table, 2 for SES, 1 for the relay, 1 for the outbox', () => {
+  it('makes 62 alarms: 2 a function, 2 a worker queue, 2 for the API, 2 for the table, 2 for SES, 1 for the relay, 1 for the outbox', () => {
     // Act
     const { template } = synth()
 
     // Assess
-    expect(alarmsOf(template)).toHaveLength(22 * 2 + 4 * 2 + 2 + 2 + 2 + 1 + 1)
+    expect(alarmsOf(template)).toHaveLength(23 * 2 + 4 * 2 + 2 + 2 + 2 + 1 + 1)
   })
 
   it('draws one dashboard and outputs its name with the alarm topic', () => {
@@ -302,7 +302,7 @@ describe('Construct: LmsStack, logs and limits', () => {
 
     // Assess
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'))
-    expect(functions).toHaveLength(22)
+    expect(functions).toHaveLength(23)
     for (const [id, fn] of functions)
       expect(fn.Properties.LoggingConfig, id).toMatchObject({ LogFormat: 'JSON' })
   })
