@@ -27,7 +27,7 @@ const errorDescriptions: Record<number, string> = {
   400: 'Invalid request: the message names the field',
   401: 'Missing or unknown API key',
   403: 'The key lacks the scope, the tenant is not active, or the plan lacks the feature',
-  404: 'Not found (also for another tenant’s id)',
+  404: 'Not found (also for another tenant’s id, or a host that names no tenant)',
   409: 'Conflict with the current state, or a request with the same `Idempotency-Key` still running (`Retry-After: 1`)',
   413: 'The request body is over the 10 MB limit',
   422: 'Refused by a rule (or a plan cap), or an `Idempotency-Key` already used with another method, path or body',
@@ -50,7 +50,8 @@ function errorStatuses(def: RouteDef, doc: OperationDoc): number[] {
   if (doc.query || doc.body || doc.paged || doc.sorts) statuses.add(400)
   if (doc.body || def.form) statuses.add(413)
   if (def.path.includes('{')) statuses.add(404)
-  if (def.scope !== null) [401, 403, 429, 503].forEach((s) => statuses.add(s))
+  // A keyed route answers 404 to a host that names no tenant, whatever its path.
+  if (def.scope !== null) [401, 403, 404, 429, 503].forEach((s) => statuses.add(s))
   if (def.perIp) statuses.add(429)
   if (def.form) statuses.add(400)
   return [...statuses].sort((a, b) => a - b)

@@ -163,7 +163,11 @@ const USER_ID = '8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10'
 const COURSE_ID = '0f6b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d'
 
 export const operations: Readonly<Record<string, OperationDoc>> = {
-  'GET /api/v1/plans': { summary: 'List the plans', tag: 'Plans', answers: { 200: list(PlanSchema) } },
+  'GET /api/v1/plans': {
+    summary: 'List the plans',
+    tag: 'Plans',
+    answers: { 200: { kind: 'data', data: v.array(PlanSchema) } },
+  },
   'GET /api/v1/docs': {
     summary: 'The API description, in the envelope',
     tag: 'Docs',
