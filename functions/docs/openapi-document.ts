@@ -243,9 +243,9 @@ const SIGNATURE_HEADERS: Json[] = [
     name: 'x-service-signature',
     in: 'header',
     required: true,
-    schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+    schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64}){1,2}$' },
     description:
-      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes',
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes',
   },
 ]
 

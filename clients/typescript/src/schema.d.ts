@@ -6536,7 +6536,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6582,7 +6582,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6627,7 +6627,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6671,7 +6671,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6714,7 +6714,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6757,7 +6757,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6802,7 +6802,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6845,7 +6845,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6888,7 +6888,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6934,7 +6934,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
@@ -6980,7 +6980,7 @@ export interface operations {
                 "x-service-event": string;
                 /** @description The envelope id, for idempotency */
                 "x-service-delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`; reject a timestamp older than 5 minutes */
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
             };
             path?: never;
