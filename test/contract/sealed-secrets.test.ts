@@ -47,7 +47,11 @@ async function pendingDelivery(tenant: TenantContext, endpointId: string): Promi
     httpStatus: null,
     responseBody: null,
     reason: null,
-    payload: envelopeBody(id, 'user.created', at, { userId: randomUUID() }),
+    payload: envelopeBody(id, 'user.created', at, {
+      userId: randomUUID(),
+      email: 'sealed@example.com',
+      role: 'learner',
+    }),
     envelopeId: id,
     retryOf: null,
     createdAt: at,
