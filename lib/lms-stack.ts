@@ -3,12 +3,21 @@
  * subdomain per tenant), one Lambda per route group from the route table, the worker queues
  * (with dead-letter queues) and the exports bucket.
  */
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib'
+import {
+  type CfnElement,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  Validations,
+  type StackProps,
+} from 'aws-cdk-lib'
 import { type CfnStage, DomainName, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2'
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations'
 import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager'
 import { AttributeType, Billing, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb'
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3'
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam'
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events'
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets'
 import { FilterCriteria, FilterRule, type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda'
@@ -395,8 +404,8 @@ export class LmsStack extends Stack {
       ],
     })
     // Module packages: the operator CLI stands in for the app that uploads them (docs/decisions/0031),
-    // with the operator's credentials; no function reaches this bucket, so none has its name or a grant.
-    // Read only through pre-signed URLs.
+    // with the operator's credentials. Read only through pre-signed URLs; the one function that
+    // reaches it is the courses route group, which may delete a deleted module's package (0042).
     const contentBucket = new Bucket(this, 'Content', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -448,6 +457,8 @@ export class LmsStack extends Stack {
       this.watched.push({ name: group, fn })
     }
     this.functions = functions
+    const courses = functions.get('courses')
+    if (courses) grantPackageRemoval(contentBucket, courses)
 
     const fallback = functions.get(fallbackGroup)
     this.api = new HttpApi(this, 'Api', {
@@ -535,4 +546,20 @@ export class LmsStack extends Stack {
     new CfnOutput(this, 'TenantDomainTarget', { value: domainName.regionalDomainName })
     new CfnOutput(this, 'TenantDomainHostedZoneId', { value: domainName.regionalHostedZoneId })
   }
+}
+
+const PACKAGE_OBJECTS = 'tenants/*/modules/*/package.zip'
+
+/** A module delete removes its package: delete only, narrowed to package objects. */
+function grantPackageRemoval(bucket: IBucket, fn: RouteGroupFunction): void {
+  fn.addEnvironment('LMS_CONTENT_BUCKET', bucket.bucketName)
+  fn.addToRolePolicy(
+    new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [bucket.arnForObjects(PACKAGE_OBJECTS)] }),
+  )
+  const bucketId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnElement)
+  Validations.of(fn).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${PACKAGE_OBJECTS}]`,
+    reason:
+      'Package objects are keyed tenants/<tenant id>/modules/<module id>/package.zip: tenants and modules are made at run time, and the grant is narrowed to deleting package objects.',
+  })
 }

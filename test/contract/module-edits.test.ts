@@ -7,6 +7,11 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { storageCapBytes } from '../../shared/domain/plans/entitlements.ts'
+import { changePackageSize } from '../../shared/store/files/storage-store.ts'
+import { modulePackageSize } from '../../shared/store/files/content-store.ts'
+import { lms } from '../helpers/cli.ts'
+import { uploadPackage } from '../helpers/packages.ts'
 import { call, client } from '../helpers/http.ts'
 import { course, enroll, user } from '../helpers/learning.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
@@ -147,6 +152,33 @@ describe('DELETE /api/v1/courses/{id}/modules/{module_id}', () => {
       module_type: 'video',
     })
     expect(added.body.data.order_index).toBe(0)
+  })
+
+  it("gives the deleted module's package room back under the storage cap and removes the package", async () => {
+    // Prepare: 1,000 bytes of room on the starter plan's cap, 600 of them taken by the first module's package.
+    const t = await newTenant()
+    const k = await course(t, { modules: three.slice(0, 2) })
+    const [first, second] = k.modules
+    await changePackageSize(t.tenant, {
+      moduleId: randomUUID(),
+      before: undefined,
+      after: (storageCapBytes('starter') ?? 0) - 1_000,
+      capBytes: null,
+      at: new Date().toISOString(),
+    })
+    const uploaded = await uploadPackage(t.slug, { courseId: k.id, moduleId: first!.id }, 600)
+    expect(uploaded.code, uploaded.stdout).toBe(0)
+    expect(await modulePackageSize(t.tenant, first!.id)).toBe(600)
+
+    // Act
+    const r = await t.api.delete(`/api/v1/courses/${k.id}/modules/${first!.id}`)
+
+    // Assess: on the starter plan, 900 bytes fit only if the 600 came back.
+    expect(r.status).toBe(204)
+    expect(await modulePackageSize(t.tenant, first!.id)).toBeUndefined()
+    expect((await lms('tenant', 'update', '--tenant', t.slug, '--plan', 'starter')).code).toBe(0)
+    const fits = await uploadPackage(t.slug, { courseId: k.id, moduleId: second!.id }, 900)
+    expect(fits.code, fits.stdout).toBe(0)
   })
 
   it('needs the admin scope: a write key gets 403 and nothing changes', async () => {

@@ -3,22 +3,12 @@
  * over its plan's cap is refused with entitlement_blocked (storage_cap), and stores nothing.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { storageCapBytes } from '../../shared/domain/plans/entitlements.ts'
 import { changePackageSize } from '../../shared/store/files/storage-store.ts'
 import { lms } from '../helpers/cli.ts'
+import { uploadPackage } from '../helpers/packages.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
-
-/** An empty ZIP archive padded with a comment to exactly `size` bytes. */
-function zipOf(size: number): Buffer {
-  const eocd = Buffer.alloc(22)
-  eocd.writeUInt32LE(0x06054b50, 0)
-  eocd.writeUInt16LE(size - 22, 20)
-  return Buffer.concat([eocd, Buffer.alloc(size - 22, 0x61)])
-}
 
 /** A course and a module of the app's (the CLI stands in for it: a free plan has no API access). */
 async function moduleOf(t: TestTenant) {
@@ -30,12 +20,8 @@ async function moduleOf(t: TestTenant) {
   return { courseId: c.json.id as string, moduleId: m.json.id as string }
 }
 
-async function upload(t: TestTenant, target: { courseId: string; moduleId: string }, size: number) {
-  const file = join(await mkdtemp(join(tmpdir(), 'lms-package-')), 'package.zip')
-  await writeFile(file, zipOf(size))
-  const args = ['--tenant', t.slug, '--course', target.courseId, '--module', target.moduleId, '--file', file]
-  return lms('course', 'upload-package', ...args)
-}
+const upload = (t: TestTenant, target: { courseId: string; moduleId: string }, size: number) =>
+  uploadPackage(t.slug, target, size)
 
 /** Content already stored: another module's package of `bytes` (written as an upload records it). */
 async function occupy(t: TestTenant, bytes: number) {

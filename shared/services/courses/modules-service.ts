@@ -20,6 +20,8 @@ import { moveModules, updateModule as updateStoredModule } from '../../store/cou
 import { isStale, retryOnConflict } from '../../store/core/optimistic.ts'
 import { WriteRefused } from '../../store/core/store-errors.ts'
 import { listCourseEnrollments } from '../../store/enrollments/enrollments-list.ts'
+import { getPackageBytes } from '../../store/files/storage-store.ts'
+import { errorFields, log } from '../../log.ts'
 import { changeEnrollment } from '../enrollments/enrollments-service.ts'
 import { getCourse } from './courses-service.ts'
 
@@ -74,21 +76,44 @@ export async function updateModule(
   })
 }
 
-/** DELETE: the modules after it move up one place; enrollments' progress follows the modules left. */
+/**
+ * Removes a deleted module's package from the content bucket, once the delete (which gave its room
+ * back) is committed. Imported on this path only, so the courses function loads the S3 client
+ * only when a deleted module had a package. A failure leaves uncounted bytes, never a lost count.
+ */
+async function removePackage(tenant: TenantContext, moduleId: string): Promise<void> {
+  try {
+    const { deleteModulePackage } = await import('../../store/files/content-store.ts')
+    await deleteModulePackage(tenant, moduleId)
+  } catch (err) {
+    log('error', 'module package left in the content bucket', {
+      tenantId: tenant.id,
+      moduleId,
+      ...errorFields(err),
+    })
+  }
+}
+
+/**
+ * DELETE: the modules after it move up one place, and its package's room under the storage cap
+ * goes back in the same transaction; enrollments' progress follows the modules left.
+ */
 export async function deleteModule(
   tenant: TenantContext,
   courseId: string,
   moduleId: string,
   at = nowIso(),
 ): Promise<void> {
-  const left = await retried(async () => {
+  const { left, hadPackage } = await retried(async () => {
     const { course, modules } = await courseModules(tenant, courseId)
     moduleOf(modules, moduleId)
     assertModulesMovable(course, modules.length)
     const after = withoutModule(modules, moduleId)
-    await moveModules(tenant, modules, after)
-    return after
+    const bytes = await getPackageBytes(tenant, moduleId)
+    await moveModules(tenant, modules, after, bytes === undefined ? undefined : { moduleId, bytes, at })
+    return { left: after, hadPackage: bytes !== undefined }
   })
+  if (hadPackage) await removePackage(tenant, moduleId)
   for (const e of await listCourseEnrollments(tenant, courseId)) {
     await changeEnrollment(tenant, e.id, (current) => {
       const enrollment = withoutModuleProgress(current, left, moduleId, at)

@@ -12,6 +12,7 @@ import { keys } from '../core/keys.ts'
 import { commit, writeOrRefuse, type Step } from '../core/transaction.ts'
 import { updateItem } from '../core/db.ts'
 import { moduleEntity } from './courses-store.ts'
+import { packageSizeSteps, type StorageRefusal } from '../files/storage-store.ts'
 
 /**
  * `stale`: a module moved or changed since the read (read again); `course`: the course's module
@@ -81,11 +82,22 @@ export function moveModulesSteps(
   return [courseStep, ...moves]
 }
 
-/** @throws WriteRefused<ModuleMoveRefusal> */
+/** A deleted module's stored package, as read: its room under the storage cap goes back with the delete. */
+export interface ReleasedPackage {
+  readonly moduleId: string
+  readonly bytes: number
+  readonly at: string
+}
+
+/** @throws WriteRefused<ModuleMoveRefusal> (`stale` too when the package changed since the read) */
 export async function moveModules(
   tenant: TenantContext,
   before: readonly Module[],
   after: readonly Module[],
+  released?: ReleasedPackage,
 ): Promise<void> {
-  await commit(moveModulesSteps(tenant, before, after))
+  const release: Step<ModuleMoveRefusal | StorageRefusal>[] = released
+    ? packageSizeSteps(tenant, { ...released, before: released.bytes, after: undefined, capBytes: null })
+    : []
+  await commit([...moveModulesSteps(tenant, before, after), ...release])
 }

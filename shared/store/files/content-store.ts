@@ -2,7 +2,12 @@
  * Module packages in the content bucket: one object per module, written when the app uploads
  * the package and read only through short-lived pre-signed URLs (the bucket is never public).
  */
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { config } from '../../config.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
@@ -31,6 +36,11 @@ export async function putModulePackage(
       ContentDisposition: attachment(filename),
     }),
   )
+}
+
+/** Versioned bucket: the package stays recoverable as a noncurrent version for 30 days. */
+export async function deleteModulePackage(tenant: TenantContext, moduleId: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: bucket(), Key: packageKey(tenant, moduleId) }))
 }
 
 /** @returns the package's size in bytes, or undefined when none was uploaded. */

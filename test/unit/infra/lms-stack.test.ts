@@ -695,7 +695,11 @@ describe('Construct: LmsStack', () => {
     expect(s3(allowedStatements(template, stack, 'reports'))).toEqual([
       { actions: ['s3:GetObject'], resource: objects },
     ])
-    for (const group of routeGroups.filter((g) => g !== 'reports')) {
+    // …but the courses group, which deletes a deleted module's package (and nothing else of S3)
+    const packageRemoval = s3(allowedStatements(template, stack, 'courses'))
+    expect(packageRemoval.map((s) => s.actions)).toEqual([['s3:DeleteObject']])
+    expect(JSON.stringify(packageRemoval[0]?.resource)).toContain('/tenants/*/modules/*/package.zip')
+    for (const group of routeGroups.filter((g) => g !== 'reports' && g !== 'courses')) {
       expect(s3(allowedStatements(template, stack, group)), group).toEqual([])
     }
   })
@@ -894,7 +898,7 @@ describe('Construct: LmsStack (least privilege, read as the local IAM check read
     ).toBe(true)
   })
 
-  it('gives the exports bucket to the export worker (put) and the reports group (get) alone, and the content bucket to no function', () => {
+  it('gives the exports bucket to the export worker (put) and the reports group (get) alone, and the content bucket to the courses group (delete of a package) alone', () => {
     // Prepare
     const { policies } = read()
     const exportObject = 'arn:aws:s3:::lms-exports/tenants/t1/exports/f.csv'
@@ -910,17 +914,23 @@ describe('Construct: LmsStack (least privilege, read as the local IAM check read
     const mayGet = [...policies.values()]
       .filter((p) => isAllowed(p.statements, 's3:GetObject', exportObject))
       .map((p) => p.name)
-    const onContent = [...policies.values()].filter(
-      (p) =>
-        Object.values(p.environment).includes('lms-content') ||
-        ['s3:GetObject', 's3:PutObject'].some((a) => isAllowed(p.statements, a, packageObject)),
+    const onContent = [...policies.values()]
+      .filter((p) => Object.values(p.environment).includes('lms-content'))
+      .map((p) => p.name)
+    const mayReadOrWrite = [...policies.values()].filter((p) =>
+      ['s3:GetObject', 's3:PutObject'].some((a) => isAllowed(p.statements, a, packageObject)),
     )
+    const mayDelete = [...policies.values()]
+      .filter((p) => isAllowed(p.statements, 's3:DeleteObject', packageObject))
+      .map((p) => p.name)
 
     // Assess
     expect(onExports.sort()).toEqual(['exports-worker', 'reports'])
     expect(mayPut).toEqual(['exports-worker'])
     expect(mayGet).toEqual(['reports'])
-    expect(onContent).toEqual([])
+    expect(onContent).toEqual(['courses'])
+    expect(mayReadOrWrite).toEqual([])
+    expect(mayDelete).toEqual(['courses'])
   })
 
   it('lets the queue senders send only, and the secret readers read the value only', () => {
