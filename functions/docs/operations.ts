@@ -445,7 +445,8 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     tag: 'Enrollments',
     description:
       'Only from `pending_approval` (else 409). The seat guard runs again: active, or `waitlisted` ' +
-      'when the course is full and keeps a waitlist; a full course without one answers 422.',
+      'when the course is full and keeps a waitlist; a full course without one answers 422. ' +
+      'Fires `enrollment.status_changed` (reason `approved`).',
     body: ApproveEnrollmentInput,
     answers: { 200: one(EnrollmentSchema) },
     errors: [409, 422],
@@ -453,7 +454,9 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
   'POST /api/v1/enrollments/{id}/deny': {
     summary: 'Deny an enrollment pending approval',
     tag: 'Enrollments',
-    description: 'Only from `pending_approval` (else 409); the enrollment is dropped and the learner told.',
+    description:
+      'Only from `pending_approval` (else 409); the enrollment is dropped (`enrollment.dropped` and ' +
+      '`enrollment.status_changed`, reason `denied`) and the learner told.',
     body: DenyEnrollmentInput,
     example: { reason: 'This course is for the night shift.' },
     answers: { 200: one(EnrollmentSchema) },

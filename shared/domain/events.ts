@@ -16,6 +16,7 @@ export const eventTypes = [
   'enrollment.created',
   'enrollment.completed',
   'enrollment.dropped',
+  'enrollment.status_changed',
   'course.published',
   'course.archived',
   'certificate.issued',

@@ -411,7 +411,7 @@ export interface paths {
         put?: never;
         /**
          * Approve an enrollment pending approval
-         * @description Only from `pending_approval` (else 409). The seat guard runs again: active, or `waitlisted` when the course is full and keeps a waitlist; a full course without one answers 422.
+         * @description Only from `pending_approval` (else 409). The seat guard runs again: active, or `waitlisted` when the course is full and keeps a waitlist; a full course without one answers 422. Fires `enrollment.status_changed` (reason `approved`).
          */
         post: operations["POST_api_v1_enrollments_id_approve"];
         delete?: never;
@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * Deny an enrollment pending approval
-         * @description Only from `pending_approval` (else 409); the enrollment is dropped and the learner told.
+         * @description Only from `pending_approval` (else 409); the enrollment is dropped (`enrollment.dropped` and `enrollment.status_changed`, reason `denied`) and the learner told.
          */
         post: operations["POST_api_v1_enrollments_id_deny"];
         delete?: never;
@@ -1197,6 +1197,23 @@ export interface webhooks {
         put?: never;
         /** The enrollment.dropped event */
         post: operations["webhook_enrollment_dropped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "enrollment.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The enrollment.status_changed event */
+        post: operations["webhook_enrollment_status_changed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5250,7 +5267,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed";
-                event?: "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained";
+                event?: "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained";
                 page?: number;
                 per_page?: number;
             };
@@ -5271,7 +5288,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5322,7 +5339,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5379,7 +5396,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5431,7 +5448,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5477,7 +5494,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    events: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
                     description?: string | null;
                 };
             };
@@ -5494,7 +5511,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5542,7 +5559,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5608,7 +5625,7 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
-                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
                     description?: string | null;
                     is_active?: boolean;
                 };
@@ -5625,7 +5642,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5689,7 +5706,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -6649,6 +6666,56 @@ export interface operations {
                         enrollmentId: string;
                         userId: string;
                         courseId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_enrollment_status_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "x-service-event": string;
+                /** @description The envelope id, for idempotency */
+                "x-service-delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The envelope id: the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "enrollment.status_changed";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        enrollmentId: string;
+                        userId: string;
+                        courseId: string;
+                        /** @enum {string} */
+                        previousStatus: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                        /** @enum {string} */
+                        status: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                        /** @enum {string} */
+                        reason: "approved" | "denied" | "promoted" | "expired" | "reactivated";
                     };
                 };
             };

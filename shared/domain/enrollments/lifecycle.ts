@@ -5,8 +5,9 @@
 import * as v from 'valibot'
 import type { CourseSettings } from '../courses/course.ts'
 import { ConflictError } from '../errors.ts'
+import { newEvent, type DomainEvent } from '../events.ts'
 import { text, textRules } from '../text-rules.ts'
-import type { Enrollment } from './enrollment.ts'
+import type { Enrollment, EnrollmentStatus } from './enrollment.ts'
 
 const DAY_MS = 86_400_000
 
@@ -76,3 +77,30 @@ export const expired = (e: Enrollment, at: string): Enrollment => ({
   holdsSeat: false,
   updatedAt: at,
 })
+
+/** Why an enrollment's status moved, as `enrollment.status_changed` says (docs/decisions/0046). */
+export const statusChangeReasons = ['approved', 'denied', 'promoted', 'expired', 'reactivated'] as const
+export type StatusChangeReason = (typeof statusChangeReasons)[number]
+
+/**
+ * The event of a move out of a queue, into expired, or back from dropped or expired: written with
+ * the move, besides any event the catalog already names for it (a denial's enrollment.dropped).
+ */
+export const statusChanged = (
+  previousStatus: EnrollmentStatus,
+  after: Enrollment,
+  reason: StatusChangeReason,
+  at: string,
+): DomainEvent =>
+  newEvent(
+    'enrollment.status_changed',
+    {
+      enrollmentId: after.id,
+      userId: after.userId,
+      courseId: after.courseId,
+      previousStatus,
+      status: after.status,
+      reason,
+    },
+    at,
+  )

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot'
 import { enrollmentStatuses } from '../enrollments/enrollment.ts'
+import { statusChangeReasons } from '../enrollments/lifecycle.ts'
 import type { EventType } from '../events.ts'
 import { roleSources } from '../skills/job-role.ts'
 import { skillLevels, skillSources } from '../skills/skill.ts'
@@ -18,6 +19,12 @@ export const eventPayloads = {
   'enrollment.created': v.object({ ...enrollment, status: v.picklist(enrollmentStatuses) }),
   'enrollment.completed': v.object({ ...enrollment, completedAt: v.string() }),
   'enrollment.dropped': v.object(enrollment),
+  'enrollment.status_changed': v.object({
+    ...enrollment,
+    previousStatus: v.picklist(enrollmentStatuses),
+    status: v.picklist(enrollmentStatuses),
+    reason: v.picklist(statusChangeReasons),
+  }),
   'course.published': v.object(course),
   'course.archived': v.object(course),
   'user.created': v.object({ ...person, role: v.picklist(writableRoles) }),

@@ -8,6 +8,7 @@ export const eventCatalog: readonly EventType[] = [
   'enrollment.created',
   'enrollment.completed',
   'enrollment.dropped',
+  'enrollment.status_changed',
   'course.published',
   'course.archived',
   'user.created',

@@ -16,7 +16,7 @@ import {
 } from '../../domain/enrollments/enrollment.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { newEvent, newNotification } from '../../domain/events.ts'
-import { accessExpiry } from '../../domain/enrollments/lifecycle.ts'
+import { accessExpiry, statusChanged } from '../../domain/enrollments/lifecycle.ts'
 import { getCourse, getCourses } from '../../store/courses/courses-store.ts'
 import {
   getEnrollments,
@@ -45,15 +45,16 @@ export type RowResult = { readonly ok: Enrollment } | { readonly error: RefusalC
 /**
  * A row takes 5 transaction items: pair, enrollment, event, notification and its user's active
  * check (the rows of one course are distinct users, and an item may appear once per transaction).
- * A reactivated row may take 5 more: its old completion's expiry month and its own creation day's
- * course tally (decision 0023), the history item that keeps its old activity (0024), and the hour
- * histograms' days of its old enrollment and completion (0026). A group adds the course, the
+ * A reactivated row may take 6 more: its enrollment.status_changed event (0046), its old
+ * completion's expiry month and its own creation day's course tally (decision 0023), the history
+ * item that keeps its old activity (0024), and the hour histograms' days of its old enrollment and
+ * completion (0026). A group adds the course, the
  * counters, the course's tally, the new rows' day tally and their enrollment day's hours: 19 new
  * rows make DynamoDB's 100.
  */
 const MAX_TRANSACTION_ITEMS = 100
 const GROUP_ITEMS = 5
-const rowItems = (p: { readonly replaces: unknown }) => (p.replaces ? 10 : 5)
+const rowItems = (p: { readonly replaces: unknown }) => (p.replaces ? 11 : 5)
 /** New rows (no reactivation) in one transaction: 19. */
 export const ROWS_PER_TRANSACTION = Math.floor((MAX_TRANSACTION_ITEMS - GROUP_ITEMS) / 5)
 
@@ -139,7 +140,15 @@ function newRow(
     { enrollmentId: id, courseId: enrollment.courseId, courseTitle: course.title, status },
     at,
   )
-  return { enrollment, replaces: p.replaces, effects: { events: [event], notifications: [notification] } }
+  // A dropped or expired record coming back (the state table's reactivation) also says from what.
+  const reactivated = p.replaces
+    ? [statusChanged(p.replaces.enrollment.status, enrollment, 'reactivated', at)]
+    : []
+  return {
+    enrollment,
+    replaces: p.replaces,
+    effects: { events: [event, ...reactivated], notifications: [notification] },
+  }
 }
 
 /**

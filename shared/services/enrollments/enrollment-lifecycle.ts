@@ -11,6 +11,7 @@ import {
   assertPendingApproval,
   denied,
   expired,
+  statusChanged,
   waitlistedOnApproval,
 } from '../../domain/enrollments/lifecycle.ts'
 import { ConflictError, NotFoundError } from '../../domain/errors.ts'
@@ -70,7 +71,10 @@ async function approveOnce(tenant: TenantContext, id: string, at: string): Promi
     await saveEnrollment(tenant, {
       before: current,
       after: active,
-      effects: { notifications: [decisionNotification('enrollment_approved', active, course, at)] },
+      effects: {
+        events: [statusChanged(current.status, active, 'approved', at)],
+        notifications: [decisionNotification('enrollment_approved', active, course, at)],
+      },
       admission: { seatLimit: course.settings.seatLimit },
     })
     return active
@@ -86,7 +90,10 @@ async function approveOnce(tenant: TenantContext, id: string, at: string): Promi
   await saveEnrollment(tenant, {
     before: current,
     after: waiting,
-    effects: { notifications: [decisionNotification('enrollment_approved', waiting, fresh, at)] },
+    effects: {
+      events: [statusChanged(current.status, waiting, 'approved', at)],
+      notifications: [decisionNotification('enrollment_approved', waiting, fresh, at)],
+    },
   })
   // A seat freed between the refusal and this write goes to the waitlist, this learner included.
   await promoteAfterSeatFreed(tenant, current.courseId, at)
@@ -111,7 +118,7 @@ export async function approveEnrollment(
 
 /**
  * `lms enrollment deny`: dropped, with enrollment.dropped (the catalog's event for a drop by an
- * admin) and the learner told. A pending enrollment holds no seat, so none is freed.
+ * admin) and enrollment.status_changed, and the learner told. A pending enrollment holds no seat, so none is freed.
  */
 export async function denyEnrollment(
   tenant: TenantContext,
@@ -130,6 +137,7 @@ export async function denyEnrollment(
       effects: {
         events: [
           newEvent('enrollment.dropped', { enrollmentId: e.id, userId: e.userId, courseId: e.courseId }, at),
+          statusChanged(e.status, after, 'denied', at),
         ],
         notifications: [decisionNotification('enrollment_denied', after, course, at, reason)],
       },
@@ -146,7 +154,9 @@ export async function expireEnrollment(tenant: TenantContext, id: string, at: st
   let changed = false
   await changeEnrollment(tenant, id, (e) => {
     changed = accessEnded(e, at)
-    return changed ? { enrollment: expired(e, at), effects: {} } : undefined
+    if (!changed) return undefined
+    const after = expired(e, at)
+    return { enrollment: after, effects: { events: [statusChanged(e.status, after, 'expired', at)] } }
   })
   return changed
 }

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Course } from '../../domain/courses/course.ts'
 import type { Enrollment } from '../../domain/enrollments/enrollment.ts'
-import { activated } from '../../domain/enrollments/lifecycle.ts'
+import { activated, statusChanged } from '../../domain/enrollments/lifecycle.ts'
 import { newNotification } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { ServiceUnavailableError } from '../../domain/errors.ts'
@@ -53,7 +53,10 @@ async function promoteOne(tenant: TenantContext, course: Course, id: string, at:
     await saveEnrollment(tenant, {
       before: current,
       after,
-      effects: { notifications: [promotionNotification(after, course, at)] },
+      effects: {
+        events: [statusChanged(current.status, after, 'promoted', at)],
+        notifications: [promotionNotification(after, course, at)],
+      },
       admission: { seatLimit: course.settings.seatLimit },
     })
     return 'promoted'
