@@ -224,29 +224,42 @@ const IDEMPOTENCY_KEY: Json = {
   example: '5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f',
 }
 
+/** A header every delivery carries. */
+const deliveryHeader = (name: string, schema: Json, description: string): Json => ({
+  name,
+  in: 'header',
+  required: true,
+  schema,
+  description,
+})
+
 const SIGNATURE_HEADERS: Json[] = [
-  {
-    name: 'x-service-event',
-    in: 'header',
-    required: true,
-    schema: { type: 'string' },
-    description: 'The event type',
-  },
-  {
-    name: 'x-service-delivery',
-    in: 'header',
-    required: true,
-    schema: { type: 'string', format: 'uuid' },
-    description: 'The envelope id, for idempotency',
-  },
-  {
-    name: 'x-service-signature',
-    in: 'header',
-    required: true,
-    schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64}){1,2}$' },
-    description:
-      '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes',
-  },
+  deliveryHeader('x-service-event', { type: 'string' }, 'The event type'),
+  deliveryHeader(
+    'x-service-delivery',
+    { type: 'string', format: 'uuid' },
+    'The envelope id, for idempotency',
+  ),
+  deliveryHeader(
+    'x-service-signature',
+    { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64}){1,2}$' },
+    '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes',
+  ),
+  deliveryHeader(
+    'webhook-id',
+    { type: 'string', format: 'uuid' },
+    'Standard Webhooks: the envelope id, the same on every retry (deduplicate on it)',
+  ),
+  deliveryHeader(
+    'webhook-timestamp',
+    { type: 'string', pattern: '^\\d+$' },
+    'Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature',
+  ),
+  deliveryHeader(
+    'webhook-signature',
+    { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$' },
+    'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired',
+  ),
 ]
 
 function webhooks(): Json {

@@ -688,7 +688,7 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     summary: 'Rotate a webhook endpoint’s signing secret',
     tag: 'Webhooks',
     description:
-      'The answer carries the new `secret`, shown this once. Until the previous secret expires, each delivery’s `x-service-signature` carries a `v1=` entry by both.',
+      'The answer carries the new `secret`, shown this once. Until the previous secret expires, each delivery’s `x-service-signature` carries a `v1=` entry by both, and its `webhook-signature` a `v1,` entry by both (current first).',
     body: RotateSecretInput,
     example: { expire_previous_in_seconds: 3600 },
     answers: { 200: one(EndpointWithSecretSchema) },

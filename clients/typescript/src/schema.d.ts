@@ -886,7 +886,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook endpoint’s signing secret
-         * @description The answer carries the new `secret`, shown this once. Until the previous secret expires, each delivery’s `x-service-signature` carries a `v1=` entry by both.
+         * @description The answer carries the new `secret`, shown this once. Until the previous secret expires, each delivery’s `x-service-signature` carries a `v1=` entry by both, and its `webhook-signature` a `v1,` entry by both (current first).
          */
         post: operations["POST_api_v1_webhooks_endpoints_id_rotate_secret"];
         delete?: never;
@@ -6555,6 +6555,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6601,6 +6607,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6646,6 +6658,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6690,6 +6708,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6740,6 +6764,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6783,6 +6813,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6826,6 +6862,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6871,6 +6913,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6914,6 +6962,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -6957,6 +7011,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -7003,6 +7063,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;
@@ -7049,6 +7115,12 @@ export interface operations {
                 "x-service-delivery": string;
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
                 "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
             };
             path?: never;
             cookie?: never;

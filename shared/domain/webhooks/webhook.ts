@@ -122,8 +122,20 @@ export interface WebhookDelivery {
 export const MAX_ATTEMPTS = 5
 export const RESPONSE_BODY_LIMIT = 4096
 
+const SECRET_PREFIX = 'whsec_'
+
+/** `whsec_` and the base64 of 32 random bytes: the form Standard Webhooks' libraries take as it is. */
 export function newSigningSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64url')}`
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`
+}
+
+/**
+ * The Standard Webhooks key: the bytes the secret's text after `whsec_` encodes. Node's base64
+ * decoder reads both alphabets, so a secret made before 0045 (`whsec_` and base64url of 24 bytes)
+ * gives its 24 bytes, with no stored marker of its form (docs/decisions/0045-standard-webhooks.md).
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64')
 }
 
 /**
@@ -136,6 +148,43 @@ export function signature(secrets: string | readonly string[], timestamp: number
     (secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`,
   )
   return [`t=${timestamp}`, ...entries].join(',')
+}
+
+/**
+ * Standard Webhooks' `webhook-signature`: `v1,<base64 HMAC-SHA256 of "<id>.<t>.<raw body>">` keyed
+ * with each signing secret's key (standardWebhooksKey), space-separated, current first.
+ */
+export function standardSignature(
+  secrets: readonly string[],
+  envelopeId: string,
+  timestamp: number,
+  rawBody: string,
+): string {
+  return secrets
+    .map(
+      (secret) =>
+        `v1,${createHmac('sha256', standardWebhooksKey(secret)).update(`${envelopeId}.${timestamp}.${rawBody}`).digest('base64')}`,
+    )
+    .join(' ')
+}
+
+/**
+ * The signature headers of one attempt, both schemes at the same instant: the specification's
+ * `x-service-signature` and Standard Webhooks' three. `webhook-id` is the envelope id, the same on
+ * every retry, which Standard Webhooks receivers deduplicate on.
+ */
+export function signatureHeaders(
+  secrets: readonly string[],
+  envelopeId: string,
+  timestamp: number,
+  rawBody: string,
+): Record<string, string> {
+  return {
+    'x-service-signature': signature(secrets, timestamp, rawBody),
+    'webhook-id': envelopeId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardSignature(secrets, envelopeId, timestamp, rawBody),
+  }
 }
 
 /** Serialised once, when the delivery is created: retries send these very bytes. */

@@ -93,6 +93,9 @@ describe('the OpenAPI document', () => {
         'x-service-event',
         'x-service-delivery',
         'x-service-signature',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
       ])
   })
 
