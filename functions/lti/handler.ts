@@ -37,9 +37,9 @@ import {
   deepLinkingResponse,
   enrolFromPage,
   landingPath,
-  newSession,
   SESSION_COOKIE,
   sessionUser,
+  signIn,
 } from '../../shared/services/lti/lti-learner-service.ts'
 import * as pages from './pages.ts'
 
@@ -169,7 +169,7 @@ export const postLaunch = publicRoute('POST /api/v1/lti/launch', async (input) =
   try {
     const { tenant, message, state } = await verified(input, 'launch')
     const user = await accountFor(tenant, message.registration.issuer, message.claims)
-    const session = await newSession(tenant, user)
+    const session = await signIn(tenant, user)
     return redirect(`${urls.origin}${await landingPath(tenant, message, user)}`, [
       cookie(SESSION_COOKIE, session, '/', SESSION_SECONDS),
       ...clearState(state),

@@ -4,7 +4,7 @@
  * just-in-time accounts, and every refused launch by its own test.
  */
 import { createHmac } from 'node:crypto'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
 import { decodeProtectedHeader } from 'jose'
 import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { call } from '../helpers/http.ts'
@@ -303,6 +303,24 @@ describe('launch', () => {
     const course_ = await call('GET', `/learn/${picked.id}`, { host, headers: { cookie: session } })
     expect(course_.text).toContain('Picked module')
     expect(course_.text).toContain('Progress: 0%')
+  })
+
+  it("records a launch as a sign-in: last_login_at, the activity report and the period's active users", async () => {
+    const activeUsers = async () =>
+      (
+        await call('GET', `/api/v1/billing/metrics?tenantId=${t.tenant.id}`, {
+          headers: { authorization: `Bearer ${inject('platformMetricsSecret')}` },
+        })
+      ).body.data.activeUsersInPeriod
+    expect(await activeUsers()).toBe(0)
+    const started = new Date().toISOString()
+    await launch()
+    const [signedIn] = await allUsers()
+    const read = await t.api.get(`/api/v1/users/${signedIn?.id}`)
+    expect(read.body.data.last_login_at >= started).toBe(true)
+    const report = await t.api.get('/api/v1/reports/users/activity')
+    expect(report.body.data.map((row: { user_id: string }) => row.user_id)).toEqual([signedIn?.id])
+    expect(await activeUsers()).toBe(1)
   })
 
   it('shows only the error code on the login page', async () => {

@@ -20,13 +20,14 @@ import {
   SESSION_SECONDS,
   type LtiDeployment,
 } from '../../domain/lti/lti.ts'
-import type { TenantContext } from '../../domain/tenants/tenant.ts'
+import type { Tenant, TenantContext } from '../../domain/tenants/tenant.ts'
 import type { User } from '../../domain/users/user.ts'
 import { listCourses } from '../../store/courses/courses-list.ts'
 import { getCourse, listModules } from '../../store/courses/courses-store.ts'
 import { getEnrollment, getPairs, pairKey } from '../../store/enrollments/enrollments-store.ts'
 import { getUser } from '../../store/users/users-store.ts'
 import { enroll } from '../enrollments/enrollment-engine.ts'
+import { recordLogin } from '../users/users-service.ts'
 import { signAsTool, verifyOwn } from './lti-keys-service.ts'
 import { toolRoute, type ToolUrls, type VerifiedMessage } from './lti-launch-service.ts'
 
@@ -35,7 +36,16 @@ const SESSION_AUDIENCE = 'lms-learner-session'
 const ENROL_AUDIENCE = 'lms-learner-enrol'
 const sessionIssuer = (tenant: TenantContext) => `lms:tenant:${tenant.id}`
 
-export function newSession(tenant: TenantContext, user: User): Promise<string> {
+/**
+ * A launch is a sign-in, recorded as the API and CLI record one (users-service `recordLogin`:
+ * `last_login_at`, the period's active users, the activity report), then the session it opens.
+ */
+export async function signIn(tenant: Tenant, user: User): Promise<string> {
+  await recordLogin(tenant, user.id)
+  return newSession(tenant, user)
+}
+
+function newSession(tenant: TenantContext, user: User): Promise<string> {
   return signAsTool(
     tenant,
     { sub: user.id },
