@@ -769,6 +769,8 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
   'GET /learn/{id}': {
     summary: "A learner's course page",
     tag: 'Learner pages',
+    description:
+      "The modules and their progress, in the learner's language (`en`, `fr-CA`), with a form per module to complete it; a learner not enrolled is told so and offered an enrol form. Never changes anything. 401: no valid session (the sign-in page); 404: no such course (or not published, to a learner not enrolled).",
     answers: { 200: html, 401: html, 404: html },
   },
   'GET /api/v1/lti/registrations': {
@@ -824,6 +826,8 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
   'POST /learn/{id}': {
     summary: 'Enrol or complete a module from the course page',
     tag: 'Learner pages',
+    description:
+      "A form post (`application/x-www-form-urlencoded`): `csrf_token` from the page, and `module_id` to complete that module (without it, to enrol). 303 back to the page once done (completing the last required module completes the enrollment); 401: no valid session; 403: the session's CSRF token missing or wrong, nothing changed; 404: no such course, module or enrollment; 409: the enrollment takes no activity now, or the engine refused the enrolment (its code on the page).",
     answers: { 303: redirect, 401: html, 403: html, 404: html, 409: html },
   },
   'GET /catalog': {

@@ -19,6 +19,7 @@ import {
   SESSION_SECONDS,
 } from '../../shared/domain/lti/lti.ts'
 import { tenantServes, type Tenant } from '../../shared/domain/tenants/tenant.ts'
+import type { User } from '../../shared/domain/users/user.ts'
 import * as v from 'valibot'
 import { errorFields, log } from '../../shared/log.ts'
 import { publishedJwks } from '../../shared/services/lti/lti-keys-service.ts'
@@ -33,14 +34,17 @@ import {
 } from '../../shared/services/lti/lti-launch-service.ts'
 import {
   catalog,
+  completeFromPage,
   coursePage,
   deepLinkingResponse,
   enrolFromPage,
   landingPath,
-  newSession,
   SESSION_COOKIE,
   sessionUser,
+  signIn,
+  type PagePostOutcome,
 } from '../../shared/services/lti/lti-learner-service.ts'
+import { csrfTokenFits, csrfTokenFor } from '../../shared/domain/lti/learner-csrf.ts'
 import * as pages from './pages.ts'
 
 /**
@@ -169,7 +173,7 @@ export const postLaunch = publicRoute('POST /api/v1/lti/launch', async (input) =
   try {
     const { tenant, message, state } = await verified(input, 'launch')
     const user = await accountFor(tenant, message.registration.issuer, message.claims)
-    const session = await newSession(tenant, user)
+    const session = await signIn(tenant, user)
     return redirect(`${urls.origin}${await landingPath(tenant, message, user)}`, [
       cookie(SESSION_COOKIE, session, '/', SESSION_SECONDS),
       ...clearState(state),
@@ -212,11 +216,12 @@ export const getLoginPage = publicRoute('GET /login', async ({ event, query }) =
   )
 })
 
-/** The learner of the session, or the login page (a missing or expired session says so by code). */
+/** The learner of the session (undefined: the login page says so by code) and the session itself. */
 async function learner(event: HttpEvent) {
   const tenant = await resolveTenant(event)
-  const user = await sessionUser(tenant, cookies(event).get(SESSION_COOKIE))
-  return { tenant, user }
+  const session = cookies(event).get(SESSION_COOKIE) ?? ''
+  const user = await sessionUser(tenant, session)
+  return { tenant, user, session }
 }
 
 export const getCatalog = publicRoute('GET /catalog', async ({ event }) => {
@@ -226,45 +231,47 @@ export const getCatalog = publicRoute('GET /catalog', async ({ event }) => {
   return pages.catalogPage(await catalog(tenant), frame)
 })
 
-/** Course ids are UUIDs: anything else names no course (and is never looked up). */
-const courseIdOf = (path: PublicInput['path']): string | undefined =>
-  v.is(Uuid, path.id) ? path.id : undefined
+/** Course and module ids are UUIDs: anything else names nothing (and is never looked up). */
+const uuidOr = (value: string | undefined): string | undefined => (v.is(Uuid, value) ? value : undefined)
 
 export const getCourse = publicRoute('GET /learn/{id}', async ({ event, path }) => {
   const frame = pages.frameAncestorsFor(toolUrls(event).origin)
-  const { tenant, user } = await learner(event)
+  const { tenant, user, session } = await learner(event)
   if (!user) return pages.loginPage('SamlInvalidAssertion', frame)
-  const courseId = courseIdOf(path)
-  if (!courseId) return notFoundPage(frame)
-  const view = await coursePage(tenant, user, courseId)
-  if (view.kind === 'not_found') return notFoundPage(frame)
-  if (view.kind === 'enrol') return pages.enrolPage(view.course, view.token, frame)
-  return pages.coursePage(view, frame)
+  const courseId = uuidOr(path.id)
+  const view = courseId ? await coursePage(tenant, user, courseId) : ({ kind: 'not_found' } as const)
+  const csrf = csrfTokenFor(session)
+  if (view.kind === 'not_found') return pages.problemPage(404, user.locale, frame)
+  if (view.kind === 'not_enrolled') return pages.notEnrolledPage(view.course, csrf, user.locale, frame)
+  return pages.coursePage(view, csrf, user.locale, frame)
 })
 
-const notFoundPage = (frame: string) => pages.html(404, 'Not found', '<h1>Course not found</h1>', frame)
-
-export const postEnrol = publicRoute('POST /learn/{id}', async (input) => {
+/**
+ * The course page's forms: `module_id` marks that module complete, without it the post enrols.
+ * Nothing is read or written before the session's CSRF token is checked. Post/redirect/get: a
+ * done post answers 303 to the page, so a reload shows the page instead of posting again.
+ */
+export const postCoursePage = publicRoute('POST /learn/{id}', async (input) => {
   const urls = toolUrls(input.event)
   const frame = pages.frameAncestorsFor(urls.origin)
-  const { tenant, user } = await learner(input.event)
+  const { tenant, user, session } = await learner(input.event)
   if (!user) return pages.loginPage('SamlInvalidAssertion', frame)
-  const courseId = courseIdOf(input.path)
-  if (!courseId) return notFoundPage(frame)
-  const outcome = await enrolFromPage(tenant, user, courseId, field(input, 'token'))
-  if (outcome.kind === 'forbidden')
-    return pages.html(403, 'Not allowed', '<h1>Open the course from its page to enrol</h1>', frame)
-  if (outcome.kind === 'not_found') return notFoundPage(frame)
-  if (outcome.kind === 'refused')
-    return pages.html(
-      409,
-      'Not available',
-      `<h1>This course is not available</h1><p class="error">${pages.esc(outcome.code)}</p>`,
-      frame,
-    )
-  // Post/redirect/get: a reload shows the course instead of posting the form again.
-  return { ...redirect(`${urls.origin}/learn/${encodeURIComponent(courseId)}`), statusCode: 303 }
+  if (!csrfTokenFits(session, field(input, 'csrf_token'))) return pages.problemPage(403, user.locale, frame)
+  const courseId = uuidOr(input.path.id)
+  const outcome = courseId ? await pagePost(tenant, user, courseId, field(input, 'module_id')) : notFound
+  if (outcome.kind === 'not_found') return pages.problemPage(404, user.locale, frame)
+  if (outcome.kind === 'refused') return pages.problemPage(409, user.locale, frame, outcome.code)
+  return { ...redirect(`${urls.origin}/learn/${encodeURIComponent(courseId ?? '')}`), statusCode: 303 }
 })
+
+const notFound: PagePostOutcome = { kind: 'not_found' }
+
+/** Which form was posted: the enrol form has no `module_id`. */
+function pagePost(tenant: Tenant, user: User, courseId: string, moduleField: string | undefined) {
+  if (moduleField === undefined) return enrolFromPage(tenant, user, courseId)
+  const moduleId = uuidOr(moduleField)
+  return moduleId ? completeFromPage(tenant, user, courseId, moduleId) : Promise.resolve(notFound)
+}
 
 export const handler = httpStack([
   getLogin,
@@ -275,5 +282,5 @@ export const handler = httpStack([
   getLoginPage,
   getCatalog,
   getCourse,
-  postEnrol,
+  postCoursePage,
 ])

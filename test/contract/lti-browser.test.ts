@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
-import { launchChromium, type Browser } from '../helpers/chromium.ts'
-import { course } from '../helpers/learning.ts'
+import { launchChromium, type Browser, type Tab } from '../helpers/chromium.ts'
+import { course, user } from '../helpers/learning.ts'
 import { LTI, startPlatform, type Platform } from '../helpers/lti-platform.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
@@ -87,4 +87,94 @@ it('launches a learner from the platform into the course page, and a teacher pic
   const items = platform.returns[0]?.payload[LTI.contentItems] as { custom: { course_id: string } }[]
   expect(items.map((i) => i.custom.course_id).sort()).toEqual([c.id, picked.id].sort())
   expect(platform.returns[0]?.payload[LTI.data]).toBe('browser-data')
+})
+
+/** A learner launched into the deployment's course, with their platform e-mail. */
+async function launchedInto(courseId: string, email: string, deploymentId: string) {
+  const registration = await register(t.tenant, {
+    issuer: platform.issuer,
+    clientId: platform.clientId,
+    jwksUrl: platform.jwksUrl,
+    authUrl: platform.authUrl,
+  })
+  await addDeployment(t.tenant, registration.id, deploymentId, courseId)
+  platform.nextClaims = {
+    [LTI.messageType]: 'LtiResourceLinkRequest',
+    [LTI.version]: '1.3.0',
+    [LTI.deploymentId]: deploymentId,
+    [LTI.roles]: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
+    given_name: 'Mary',
+    family_name: 'Jackson',
+    email,
+  }
+  const tab = await browser.open(start(`${origin}/api/v1/lti/launch`, 'learner-page'))
+  expect((await tab.waitFor('#course-title')).url).toBe(`${origin}/learn/${courseId}`)
+  return tab
+}
+
+const progressOf = (tab: Tab) =>
+  tab.evaluate<{ value: number; label: string; labelled: string }>(
+    `(() => { const p = document.querySelector('#progress'); return { value: p.value, label: p.labels[0].textContent, labelled: p.labels[0].htmlFor } })()`,
+  )
+
+it('completes the course on its page: each module by its button (one by keyboard), progress moving, then the enrollment', async () => {
+  const c = await course(t, {
+    modules: [
+      { title: 'Read the guide', module_type: 'document', is_required: true },
+      { title: 'Watch the demo', module_type: 'video', is_required: true },
+      { title: 'Further reading', module_type: 'document', is_required: false },
+    ],
+  })
+  const [guide, demo, further] = c.modules.map((m) => m.id)
+  const tab = await launchedInto(c.id, `mary-${t.slug}@example.com`, 'dep-page')
+  expect(await tab.evaluate<string>('document.documentElement.lang')).toBe('en')
+  expect(await progressOf(tab)).toEqual({ value: 0, label: 'Progress: 0%', labelled: 'progress' })
+  expect((await tab.waitFor('#modules-heading')).text).toBe('Modules')
+  expect((await tab.waitFor(`#module-status-${guide}`)).text).toBe('Required · Not started')
+  expect((await tab.waitFor(`#module-status-${further}`)).text).toBe('Optional · Not started')
+
+  // A click on the first module's button: the page comes back (303) with the module completed.
+  await tab.evaluate<void>(`document.querySelector('#complete-${guide}').click()`)
+  await tab.waitFor('#progress[value="50"]')
+  expect(await progressOf(tab)).toMatchObject({ value: 50, label: 'Progress: 50%' })
+  expect((await tab.waitFor(`#module-status-${guide}`)).text).toBe('Required · Completed')
+  expect(await tab.evaluate<boolean>(`document.querySelector('#complete-${guide}') === null`)).toBe(true)
+
+  // The optional module counts for nothing, but is done the same way.
+  await tab.evaluate<void>(`document.querySelector('#complete-${further}').click()`)
+  await tab.waitFor(`#module-${further}:not(:has(button))`)
+  expect(await progressOf(tab)).toMatchObject({ value: 50 })
+
+  // The last required module by keyboard: its button takes the focus, Enter presses it.
+  const focused = await tab.evaluate<string>(
+    `(() => { const b = document.querySelector('#complete-${demo}'); b.focus(); return document.activeElement.id })()`,
+  )
+  expect(focused).toBe(`complete-${demo}`)
+  await tab.pressEnter()
+  const done = await tab.waitFor('#enrollment-status')
+  expect(done.text).toBe('You have completed this course.')
+  expect(await progressOf(tab)).toMatchObject({ value: 100, label: 'Progress: 100%' })
+  expect(await tab.evaluate<number>('document.querySelectorAll("#modules button").length')).toBe(0)
+
+  const [listed] = (await t.api.get(`/api/v1/courses/${c.id}/enrollments`)).body.data as { id: string }[]
+  const enrollment = await t.api.get(`/api/v1/enrollments/${listed?.id}`)
+  expect(enrollment.body.data).toMatchObject({ status: 'completed', progress_percent: 100 })
+  expect(enrollment.body.data.completed_at).not.toBeNull()
+})
+
+it('shows the page in French to a learner whose language is fr-CA', async () => {
+  const c = await course(t, { modules: [{ title: 'Premiers pas', module_type: 'document' }] })
+  const [first] = c.modules.map((m) => m.id)
+  const email = `marie-${t.slug}@example.com`
+  await user(t, { email, locale: 'fr-CA' })
+  const tab = await launchedInto(c.id, email, 'dep-fr')
+  expect(await tab.evaluate<string>('document.documentElement.lang')).toBe('fr-CA')
+  expect(await progressOf(tab)).toMatchObject({ value: 0, label: 'Progression : 0 %' })
+  expect((await tab.waitFor(`#module-status-${first}`)).text).toBe('Obligatoire · Non commencé')
+  expect((await tab.waitFor(`#complete-${first}`)).text).toBe('Marquer comme terminé')
+  expect((await tab.waitFor('nav a')).text).toBe('Tous les cours')
+
+  await tab.evaluate<void>(`document.querySelector('#complete-${first}').click()`)
+  expect((await tab.waitFor('#enrollment-status')).text).toBe('Vous avez terminé ce cours.')
+  expect(await progressOf(tab)).toMatchObject({ value: 100, label: 'Progression : 100 %' })
 })

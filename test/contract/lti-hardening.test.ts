@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { call } from '../helpers/http.ts'
-import { user } from '../helpers/learning.ts'
+import { course, user } from '../helpers/learning.ts'
 import {
   cookiesOf,
   launchClaims,
@@ -121,19 +121,23 @@ describe('POST /api/v1/lti/deep-link and GET /learn/{id}: malformed input', () =
     expect(String(reply.headers.location)).toBe(toLogin('SamlInvalidAssertion'))
   })
 
-  it('answers 404 for a course path that cannot be a course id, however long', async () => {
+  it('answers 404 for a course path that cannot be a course id, however long (a post without its CSRF token 403 first)', async () => {
     const signedIn = await launch()
     const cookie = cookiesOf(signedIn)
+    const c = await course(t)
+    const page = await call('GET', `/learn/${c.id}`, { host, headers: { cookie } })
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1] ?? ''
+    expect(csrf).not.toBe('')
     for (const id of ['x'.repeat(3000), 'not-a-uuid']) {
       const page = await call('GET', `/learn/${id}`, { host, headers: { cookie } })
       expect(page.status).toBe(404)
       expect(page.headers['content-type']).toMatch(/text\/html/)
-      const post = await call('POST', `/learn/${id}`, {
-        host,
-        rawBody: 'token=x',
-        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      })
+      const forged = await postForm(host, `/learn/${id}`, { csrf_token: 'x' }, cookie)
+      expect(forged.status).toBe(403)
+      const post = await postForm(host, `/learn/${id}`, { csrf_token: csrf }, cookie)
       expect(post.status).toBe(404)
+      const module_ = await postForm(host, `/learn/${c.id}`, { csrf_token: csrf, module_id: id }, cookie)
+      expect(module_.status).toBe(404)
     }
   })
 })

@@ -4,7 +4,7 @@
  * just-in-time accounts, and every refused launch by its own test.
  */
 import { createHmac } from 'node:crypto'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
 import { decodeProtectedHeader } from 'jose'
 import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { call } from '../helpers/http.ts'
@@ -65,6 +65,13 @@ async function allUsers(): Promise<{ id: string; email: string; role: string; la
   const r = await t.api.get('/api/v1/users?per_page=200')
   expect(r.status).toBe(200)
   return r.body.data
+}
+
+/** The CSRF token a course page's forms carry. */
+const csrfOf = (page: string): string => {
+  const token = /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? ''
+  expect(token).not.toBe('')
+  return token
 }
 
 const errorOf = (location: unknown) => new URL(String(location)).searchParams.get('error')
@@ -263,9 +270,8 @@ describe('launch', () => {
     expect(noSession.text).not.toContain(c.title)
   })
 
-  it('never enrols on a GET: a course picked from the catalog is enrolled by its own form post', async () => {
+  it('never enrols on a GET: a learner without an enrollment is told so, and the enrol form posts with the CSRF token', async () => {
     const picked = await course(t, { modules: [{ title: 'Picked module', module_type: 'video' }] })
-    const other = await course(t)
     const { reply } = await launch()
     const session = cookiesOf(reply)
     const enrolled = async () => (await t.api.get(`/api/v1/courses/${picked.id}/enrollments`)).body.data
@@ -274,35 +280,109 @@ describe('launch', () => {
     const page = await call('GET', `/learn/${picked.id}`, { host, headers: { cookie: session } })
     expect(page.status).toBe(200)
     expect(page.text).toContain(picked.title)
+    expect(page.text).toContain('You are not enrolled in this course.')
     expect(page.text).toContain('id="enrol"')
     expect(page.text).not.toContain('Picked module')
     expect(String(page.headers['content-security-policy'])).toContain("form-action 'self'")
     expect(await enrolled()).toHaveLength(0)
-    const token = /name="token" value="([^"]+)"/.exec(page.text)?.[1] ?? ''
-    expect(token).not.toBe('')
+    const csrf = csrfOf(page.text)
 
-    // A forged post has no token, or one for another course, or no session: nothing is written.
+    // A forged post has no token, a wrong one, or no session: nothing is written.
     for (const [fields, cookie, status] of [
       [{}, session, 403],
-      [{ token: 'forged' }, session, 403],
-      [{ token }, undefined, 401],
+      [{ csrf_token: 'forged' }, session, 403],
+      [{ csrf_token: csrf }, undefined, 401],
     ] as const) {
-      const refused = await postForm(host, `/learn/${other.id}`, fields, cookie)
+      const refused = await postForm(host, `/learn/${picked.id}`, fields, cookie)
       expect(refused.status).toBe(status)
     }
-    expect((await postForm(host, `/learn/${other.id}`, { token }, session)).status).toBe(403)
-    expect((await t.api.get(`/api/v1/courses/${other.id}/enrollments`)).body.data).toHaveLength(0)
+    expect(await enrolled()).toHaveLength(0)
 
-    const posted = await postForm(host, `/learn/${picked.id}`, { token }, session)
+    const posted = await postForm(host, `/learn/${picked.id}`, { csrf_token: csrf }, session)
     expect(posted.status).toBe(303)
     expect(String(posted.headers.location)).toBe(`http://${host}/learn/${picked.id}`)
     expect(await enrolled()).toHaveLength(1)
-    const again = await postForm(host, `/learn/${picked.id}`, { token }, session)
+    const again = await postForm(host, `/learn/${picked.id}`, { csrf_token: csrf }, session)
     expect(again.status).toBe(303)
     expect(await enrolled()).toHaveLength(1)
     const course_ = await call('GET', `/learn/${picked.id}`, { host, headers: { cookie: session } })
     expect(course_.text).toContain('Picked module')
     expect(course_.text).toContain('Progress: 0%')
+  })
+
+  it("completes a module only with the CSRF token of the learner's own session", async () => {
+    const c = await course(t, {
+      modules: [
+        { title: 'Part one', module_type: 'video' },
+        { title: 'Part two', module_type: 'document' },
+      ],
+    })
+    await addDeployment(t.tenant, registrationId, 'deployment-csrf', c.id)
+    const mine = cookiesOf((await launch({ [LTI.deploymentId]: 'deployment-csrf' })).reply)
+    const other = cookiesOf((await launch({ [LTI.deploymentId]: 'deployment-csrf' })).reply)
+    const pageOf = (cookie: string) => call('GET', `/learn/${c.id}`, { host, headers: { cookie } })
+    const myPage = await pageOf(mine)
+    const myCsrf = csrfOf(myPage.text)
+    const otherCsrf = csrfOf((await pageOf(other)).text)
+    expect(otherCsrf).not.toBe(myCsrf)
+    const moduleId = c.modules[0]?.id ?? ''
+    const mineId = /id="complete-([^"]+)"/.exec(myPage.text)?.[1]
+    expect(mineId).toBe(moduleId)
+    const progressOf = async () => {
+      const list = (await t.api.get(`/api/v1/courses/${c.id}/enrollments`)).body.data as {
+        progress_percent: number
+      }[]
+      return list.map((e) => e.progress_percent)
+    }
+
+    for (const fields of [
+      { module_id: moduleId } as Record<string, string>,
+      { module_id: moduleId, csrf_token: '' },
+      { module_id: moduleId, csrf_token: `${myCsrf.slice(0, -1)}A` },
+      { module_id: moduleId, csrf_token: otherCsrf },
+    ]) {
+      const refused = await postForm(host, `/learn/${c.id}`, fields, mine)
+      expect(refused.status).toBe(403)
+      expect(refused.headers['content-type']).toMatch(/text\/html/)
+    }
+    expect(await progressOf()).toEqual([0, 0])
+
+    const done = await postForm(host, `/learn/${c.id}`, { module_id: moduleId, csrf_token: myCsrf }, mine)
+    expect(done.status).toBe(303)
+    expect(String(done.headers.location)).toBe(`http://${host}/learn/${c.id}`)
+    expect((await progressOf()).sort()).toEqual([0, 50])
+    expect((await pageOf(mine)).text).toContain('Progress: 50%')
+    // Posted twice (a double click): the module stays completed, nothing moves.
+    const twice = await postForm(host, `/learn/${c.id}`, { module_id: moduleId, csrf_token: myCsrf }, mine)
+    expect(twice.status).toBe(303)
+    expect((await progressOf()).sort()).toEqual([0, 50])
+    // A module of no course of the learner's: 404, and still nothing moves.
+    const unknown = await postForm(
+      host,
+      `/learn/${c.id}`,
+      { module_id: '00000000-0000-4000-8000-000000000000', csrf_token: myCsrf },
+      mine,
+    )
+    expect(unknown.status).toBe(404)
+    expect((await progressOf()).sort()).toEqual([0, 50])
+  })
+
+  it("records a launch as a sign-in: last_login_at, the activity report and the period's active users", async () => {
+    const activeUsers = async () =>
+      (
+        await call('GET', `/api/v1/billing/metrics?tenantId=${t.tenant.id}`, {
+          headers: { authorization: `Bearer ${inject('platformMetricsSecret')}` },
+        })
+      ).body.data.activeUsersInPeriod
+    expect(await activeUsers()).toBe(0)
+    const started = new Date().toISOString()
+    await launch()
+    const [signedIn] = await allUsers()
+    const read = await t.api.get(`/api/v1/users/${signedIn?.id}`)
+    expect(read.body.data.last_login_at >= started).toBe(true)
+    const report = await t.api.get('/api/v1/reports/users/activity')
+    expect(report.body.data.map((row: { user_id: string }) => row.user_id)).toEqual([signedIn?.id])
+    expect(await activeUsers()).toBe(1)
   })
 
   it('shows only the error code on the login page', async () => {

@@ -21,6 +21,8 @@ export interface Tab {
   evaluate<T>(expression: string): Promise<T>
   /** Waits until the page's location and an element's text satisfy `ready`. */
   waitFor(selector: string, timeoutMs?: number): Promise<{ url: string; text: string }>
+  /** Presses Enter as a keyboard does (a trusted event: it activates the focused button). */
+  pressEnter(): Promise<void>
 }
 
 export async function launchChromium(chromiumPath = inject('chromePath')): Promise<Browser> {
@@ -96,6 +98,11 @@ export async function launchChromium(chromiumPath = inject('chromePath')): Promi
       }
       return {
         evaluate,
+        async pressEnter() {
+          const key = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 }
+          await send('Input.dispatchKeyEvent', { type: 'keyDown', text: '\r', ...key }, sessionId)
+          await send('Input.dispatchKeyEvent', { type: 'keyUp', ...key }, sessionId)
+        },
         waitFor: (selector, timeoutMs = 60_000) =>
           until(
             async () => {

@@ -1025,10 +1025,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A learner's course page */
+        /**
+         * A learner's course page
+         * @description The modules and their progress, in the learner's language (`en`, `fr-CA`), with a form per module to complete it; a learner not enrolled is told so and offered an enrol form. Never changes anything. 401: no valid session (the sign-in page); 404: no such course (or not published, to a learner not enrolled).
+         */
         get: operations["GET_learn_id"];
         put?: never;
-        /** Enrol or complete a module from the course page */
+        /**
+         * Enrol or complete a module from the course page
+         * @description A form post (`application/x-www-form-urlencoded`): `csrf_token` from the page, and `module_id` to complete that module (without it, to enrol). 303 back to the page once done (completing the last required module completes the enrollment); 401: no valid session; 403: the session's CSRF token missing or wrong, nothing changed; 404: no such course, module or enrollment; 409: the enrollment takes no activity now, or the engine refused the enrolment (its code on the page).
+         */
         post: operations["POST_learn_id"];
         delete?: never;
         options?: never;

@@ -3,16 +3,17 @@
  * it publishes), the catalog of published courses, a course page with its modules and the
  * learner's progress, and the deep-linking response.
  *
- * Enrolment never happens on a GET: the session cookie is SameSite=None (the pages live in the
- * platform's iframe), so any site could make a learner's browser fetch `/learn/<course>`. A launch
- * enrols in the course it lands on (the platform's signed message asked for it); a course picked
- * from the catalog is enrolled by a form post carrying a token only the page itself can read.
+ * Nothing changes on a GET: the session cookie is SameSite=None (the pages live in the platform's
+ * iframe), so any site could make a learner's browser fetch `/learn/<course>`. A launch enrols in
+ * the course it lands on (the platform's signed message asked for it); a course picked from the
+ * catalog is enrolled, and a module completed, by a form post carrying the session's CSRF token
+ * (checked by the handler: domain/lti/learner-csrf.ts), which only the page itself can read.
  */
 import { randomUUID } from 'node:crypto'
 import type { Course } from '../../domain/courses/course.ts'
-import type { Module } from '../../domain/courses/module.ts'
 import { progressView, type ProgressView } from '../../domain/enrollments/progress.ts'
-import type { RefusalCode } from '../../domain/enrollments/enrollment.ts'
+import type { EnrollmentStatus } from '../../domain/enrollments/enrollment.ts'
+import { NotFoundError, RuleViolationError } from '../../domain/errors.ts'
 import {
   CLAIM,
   deepLinkReturnUrl,
@@ -20,22 +21,32 @@ import {
   SESSION_SECONDS,
   type LtiDeployment,
 } from '../../domain/lti/lti.ts'
-import type { TenantContext } from '../../domain/tenants/tenant.ts'
+import type { Tenant, TenantContext } from '../../domain/tenants/tenant.ts'
 import type { User } from '../../domain/users/user.ts'
 import { listCourses } from '../../store/courses/courses-list.ts'
 import { getCourse, listModules } from '../../store/courses/courses-store.ts'
 import { getEnrollment, getPairs, pairKey } from '../../store/enrollments/enrollments-store.ts'
 import { getUser } from '../../store/users/users-store.ts'
 import { enroll } from '../enrollments/enrollment-engine.ts'
+import { recordActivity } from '../enrollments/learner-service.ts'
+import { recordLogin } from '../users/users-service.ts'
 import { signAsTool, verifyOwn } from './lti-keys-service.ts'
 import { toolRoute, type ToolUrls, type VerifiedMessage } from './lti-launch-service.ts'
 
 export const SESSION_COOKIE = 'lms_session'
 const SESSION_AUDIENCE = 'lms-learner-session'
-const ENROL_AUDIENCE = 'lms-learner-enrol'
 const sessionIssuer = (tenant: TenantContext) => `lms:tenant:${tenant.id}`
 
-export function newSession(tenant: TenantContext, user: User): Promise<string> {
+/**
+ * A launch is a sign-in, recorded as the API and CLI record one (users-service `recordLogin`:
+ * `last_login_at`, the period's active users, the activity report), then the session it opens.
+ */
+export async function signIn(tenant: Tenant, user: User): Promise<string> {
+  await recordLogin(tenant, user.id)
+  return newSession(tenant, user)
+}
+
+function newSession(tenant: TenantContext, user: User): Promise<string> {
   return signAsTool(
     tenant,
     { sub: user.id },
@@ -111,77 +122,74 @@ export type CoursePage =
   | {
       readonly kind: 'page'
       readonly course: Course
-      readonly modules: readonly Module[]
+      readonly status: EnrollmentStatus
       readonly progress: ProgressView
     }
-  | { readonly kind: 'enrol'; readonly course: Course; readonly token: string }
+  | { readonly kind: 'not_enrolled'; readonly course: Course }
   | { readonly kind: 'not_found' }
 
-/** The course and the learner's progress; a learner not enrolled gets the enrol form instead. */
+/** The course and the learner's progress; a learner not enrolled is told so (and offered the form). */
 export async function coursePage(tenant: TenantContext, user: User, courseId: string): Promise<CoursePage> {
   const course = await getCourse(tenant, courseId)
   if (!course) return { kind: 'not_found' }
   const enrollmentId = await enrolledIn(tenant, user, courseId)
-  if (!enrollmentId) {
-    if (course.status !== 'published') return { kind: 'not_found' }
-    return { kind: 'enrol', course, token: await enrolToken(tenant, user, courseId) }
-  }
+  if (!enrollmentId)
+    return course.status === 'published' ? { kind: 'not_enrolled', course } : { kind: 'not_found' }
+  // Read strongly: the page a completion's redirect lands on must show that completion.
   const [enrollment, modules] = await Promise.all([
-    getEnrollment(tenant, enrollmentId),
+    getEnrollment(tenant, enrollmentId, { consistent: true }),
     listModules(tenant, courseId),
   ])
   if (!enrollment) return { kind: 'not_found' }
-  return { kind: 'page', course, modules, progress: progressView(enrollment, modules) }
+  return { kind: 'page', course, status: enrollment.status, progress: progressView(enrollment, modules) }
 }
 
-/** Good for this learner and this course only, for as long as a session lasts. */
-function enrolToken(tenant: TenantContext, user: User, courseId: string): Promise<string> {
-  return signAsTool(
-    tenant,
-    { sub: user.id, course_id: courseId },
-    { audience: ENROL_AUDIENCE, issuer: sessionIssuer(tenant), expiresInSeconds: SESSION_SECONDS },
-  )
-}
-
-async function enrolTokenFits(
-  tenant: TenantContext,
-  user: User,
-  courseId: string,
-  token: string | undefined,
-): Promise<boolean> {
-  if (!token) return false
-  try {
-    const payload = await verifyOwn(tenant, token, {
-      audience: ENROL_AUDIENCE,
-      issuer: sessionIssuer(tenant),
-    })
-    return payload.sub === user.id && payload.course_id === courseId
-  } catch {
-    return false
-  }
-}
-
-export type EnrolOutcome =
-  | { readonly kind: 'enrolled' }
-  | { readonly kind: 'forbidden' }
+export type PagePostOutcome =
+  | { readonly kind: 'done' }
   | { readonly kind: 'not_found' }
-  | { readonly kind: 'refused'; readonly code: RefusalCode }
+  | { readonly kind: 'refused'; readonly code: string }
 
-/** The enrol form's post: the page's token must name this learner and this course. */
+/** The enrol form's post (its CSRF token already checked): the engine decides, as for any enrolment. */
 export async function enrolFromPage(
   tenant: TenantContext,
   user: User,
   courseId: string,
-  token: string | undefined,
-): Promise<EnrolOutcome> {
-  if (!(await enrolTokenFits(tenant, user, courseId, token))) return { kind: 'forbidden' }
+): Promise<PagePostOutcome> {
   const course = await getCourse(tenant, courseId)
   if (!course || course.status !== 'published') return { kind: 'not_found' }
   const [result] = await enroll(tenant, [{ userId: user.id, courseId, dueDate: null }], 'app')
   if (!result) throw new Error('The engine returned no result')
   // A second post of the same form (a double click) finds the first one's enrollment.
   if ('error' in result && result.error !== 'duplicate') return { kind: 'refused', code: result.error }
-  return { kind: 'enrolled' }
+  return { kind: 'done' }
+}
+
+/**
+ * A module's "mark as complete" post (its CSRF token already checked), recorded as any learner
+ * activity is (learner-service `recordActivity`: progress, and the enrollment's completion with
+ * its certificate and events when it was the last required module). A module already completed
+ * is left as it is, so a second post of the same form (a double click, a reload) changes nothing.
+ */
+export async function completeFromPage(
+  tenant: TenantContext,
+  user: User,
+  courseId: string,
+  moduleId: string,
+): Promise<PagePostOutcome> {
+  const enrollmentId = await enrolledIn(tenant, user, courseId)
+  const enrollment = enrollmentId
+    ? await getEnrollment(tenant, enrollmentId, { consistent: true })
+    : undefined
+  if (!enrollment) return { kind: 'not_found' }
+  if (enrollment.modules[moduleId]?.status === 'completed') return { kind: 'done' }
+  try {
+    await recordActivity(tenant, enrollment.id, { moduleId, kind: 'complete' })
+    return { kind: 'done' }
+  } catch (err) {
+    if (err instanceof NotFoundError) return { kind: 'not_found' }
+    if (err instanceof RuleViolationError) return { kind: 'refused', code: err.code }
+    throw err
+  }
 }
 
 /** The signed LtiDeepLinkingResponse: one ltiResourceLink per published course. */
