@@ -15,6 +15,7 @@ import { lrsCommands } from './lrs-commands.ts'
 import { ltiCommands } from './lti-commands.ts'
 import { courseCommands, learnerCommands } from './learning-commands.ts'
 import { webhookCommands } from './webhook-commands.ts'
+import { eventCommands } from './event-commands.ts'
 import { mailCommands } from './mail-commands.ts'
 import { dlqCommands } from './dlq-commands.ts'
 import { lifecycleCommands } from './lifecycle-commands.ts'
@@ -243,6 +244,7 @@ export const commandTable: ReadonlyMap<string, Command> = (() => {
     courseCommands,
     learnerCommands,
     webhookCommands,
+    eventCommands,
     lrsCommands,
     ltiCommands,
     mailCommands,

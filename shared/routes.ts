@@ -153,6 +153,9 @@ export const routes: readonly RouteDef[] = [
   r('GET', '/api/v1/webhooks/deliveries', 'webhooks', 'admin'),
   r('GET', '/api/v1/webhooks/deliveries/{id}', 'webhooks', 'admin'),
   r('POST', '/api/v1/webhooks/deliveries/{id}/retry', 'webhooks', 'admin'),
+  // The events API (api-additions section 5; decision 0044): what the deliveries carried, read scope.
+  r('GET', '/api/v1/events', 'webhooks', 'read'),
+  r('GET', '/api/v1/events/{id}', 'webhooks', 'read'),
   // Tenant self-service settings (api-additions section 4): their own group, the one route group
   // that reads the key sealing secrets at rest (decision 0041).
   r('GET', '/api/v1/webhooks/endpoints', 'integrations', 'admin'),

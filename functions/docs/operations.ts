@@ -70,6 +70,7 @@ import {
   RotateSecretInput,
   UpdateEndpointInput,
 } from '../../shared/domain/webhooks/webhook.ts'
+import { EventEnvelopeSchema, ListEventsFilters } from '../../shared/domain/webhooks/event-list.ts'
 import { ConnectionInput } from '../../shared/domain/xapi/connection.ts'
 import { CourseEnrollmentsQuery } from '../courses/queries.ts'
 import {
@@ -631,6 +632,20 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     answers: { 200: one(UsageSchema) },
   },
 
+  'GET /api/v1/events': {
+    summary: 'List events',
+    tag: 'Events',
+    description:
+      'The tenant’s webhook events of the last 30 days, newest first, each the envelope its deliveries carry (`id` is the event’s). `type` takes one event type or several, comma-separated.',
+    query: ListEventsFilters,
+    paged: true,
+    answers: { 200: list(EventEnvelopeSchema) },
+  },
+  'GET /api/v1/events/{id}': {
+    summary: 'Get an event',
+    tag: 'Events',
+    answers: { 200: one(EventEnvelopeSchema) },
+  },
   'GET /api/v1/webhooks/deliveries': {
     summary: 'List webhook deliveries',
     tag: 'Webhooks',

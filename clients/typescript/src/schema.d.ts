@@ -826,6 +826,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The tenant’s webhook events of the last 30 days, newest first, each the envelope its deliveries carry (`id` is the event’s). `type` takes one event type or several, comma-separated.
+         */
+        get: operations["GET_api_v1_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an event */
+        get: operations["GET_api_v1_events_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/endpoints": {
         parameters: {
             query?: never;
@@ -5427,6 +5464,396 @@ export interface operations {
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GET_api_v1_events: {
+        parameters: {
+            query?: {
+                type?: string;
+                created_after?: string;
+                created_before?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "enrollment.created";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                enrollmentId: string;
+                                userId: string;
+                                courseId: string;
+                                /** @enum {string} */
+                                status: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "enrollment.completed";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                enrollmentId: string;
+                                userId: string;
+                                courseId: string;
+                                completedAt: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "enrollment.dropped";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                enrollmentId: string;
+                                userId: string;
+                                courseId: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "enrollment.status_changed";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                enrollmentId: string;
+                                userId: string;
+                                courseId: string;
+                                /** @enum {string} */
+                                previousStatus: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                                /** @enum {string} */
+                                status: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                                /** @enum {string} */
+                                reason: "approved" | "denied" | "promoted" | "expired" | "reactivated";
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "course.published";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                courseId: string;
+                                title: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "course.archived";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                courseId: string;
+                                title: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "user.created";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "learner" | "instructor" | "manager" | "group_admin" | "ecommerce_admin" | "admin" | "owner" | "author";
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "user.deactivated";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                email: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "user.reactivated";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                email: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "certificate.issued";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                certificateId: string;
+                                certificateNumber: string;
+                                userId: string;
+                                courseId?: string;
+                                pathId?: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "job_role.assigned";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                jobRoleId: string;
+                                /** @enum {string} */
+                                source: "manual" | "profile" | "import";
+                                assignedAt: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "skill.attained";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                skillId: string;
+                                /** @enum {string} */
+                                level: "awareness" | "developing" | "proficient" | "expert";
+                                previousLevel: ("awareness" | "developing" | "proficient" | "expert") | null;
+                                /** @enum {string} */
+                                source: "completion" | "assessment" | "validated" | "observed" | "manual";
+                                earnedAt: string;
+                                validUntil: string | null;
+                            };
+                        })[];
+                        meta: components["schemas"]["ListMeta"];
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GET_api_v1_events_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "enrollment.created";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                enrollmentId: string;
+                                userId: string;
+                                courseId: string;
+                                /** @enum {string} */
+                                status: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "enrollment.completed";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                enrollmentId: string;
+                                userId: string;
+                                courseId: string;
+                                completedAt: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "enrollment.dropped";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                enrollmentId: string;
+                                userId: string;
+                                courseId: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "enrollment.status_changed";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                enrollmentId: string;
+                                userId: string;
+                                courseId: string;
+                                /** @enum {string} */
+                                previousStatus: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                                /** @enum {string} */
+                                status: "active" | "completed" | "dropped" | "expired" | "waitlisted" | "pending_approval";
+                                /** @enum {string} */
+                                reason: "approved" | "denied" | "promoted" | "expired" | "reactivated";
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "course.published";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                courseId: string;
+                                title: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "course.archived";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                courseId: string;
+                                title: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "user.created";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "learner" | "instructor" | "manager" | "group_admin" | "ecommerce_admin" | "admin" | "owner" | "author";
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "user.deactivated";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                email: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "user.reactivated";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                email: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "certificate.issued";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                certificateId: string;
+                                certificateNumber: string;
+                                userId: string;
+                                courseId?: string;
+                                pathId?: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "job_role.assigned";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                jobRoleId: string;
+                                /** @enum {string} */
+                                source: "manual" | "profile" | "import";
+                                assignedAt: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "skill.attained";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                userId: string;
+                                skillId: string;
+                                /** @enum {string} */
+                                level: "awareness" | "developing" | "proficient" | "expert";
+                                previousLevel: ("awareness" | "developing" | "proficient" | "expert") | null;
+                                /** @enum {string} */
+                                source: "completion" | "assessment" | "validated" | "observed" | "manual";
+                                earnedAt: string;
+                                validUntil: string | null;
+                            };
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

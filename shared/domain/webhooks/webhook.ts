@@ -187,6 +187,23 @@ export function signatureHeaders(
   }
 }
 
+/** The webhook envelope: what a delivery carries, and each item of the events API. */
+export interface EventEnvelope {
+  readonly id: string
+  readonly event: EventType
+  readonly createdAt: string
+  readonly data: Record<string, unknown>
+}
+
+export function envelope(
+  envelopeId: string,
+  event: EventType,
+  createdAt: string,
+  data: Record<string, unknown>,
+): EventEnvelope {
+  return { id: envelopeId, event, createdAt, data }
+}
+
 /** Serialised once, when the delivery is created: retries send these very bytes. */
 export function envelopeBody(
   envelopeId: string,
@@ -194,7 +211,7 @@ export function envelopeBody(
   createdAt: string,
   data: Record<string, unknown>,
 ): string {
-  return JSON.stringify({ id: envelopeId, event, createdAt, data })
+  return JSON.stringify(envelope(envelopeId, event, createdAt, data))
 }
 
 /** One delivery per event and endpoint, whoever relays it and however often. */

@@ -1,11 +1,13 @@
 /**
  * Erasing a learner (operator CLI): the account's identifying data is replaced, the seat is freed,
  * the record-store delivery log of that learner is deleted (document 001 keeps those rows only
- * until the learner is erased), and no statement is exported for them again.
+ * until the learner is erased), and no statement is exported for them again. Their e-mail in stored
+ * events is replaced by the erased placeholder (the events API, decision 0044).
  */
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { writeAudit } from '../../store/tenants/audit-store.ts'
 import { deleteStatementsOf } from '../../store/deliveries/xapi-store.ts'
+import { redactEventsOf } from '../outbox/events-service.ts'
 import { releaseRolesOfErased } from '../skills/job-roles-service.ts'
 import { eraseUserIdentity } from './users-service.ts'
 
@@ -24,6 +26,7 @@ export async function eraseLearner(
 ): Promise<Erasure> {
   const user = await eraseUserIdentity(tenant, userId, at)
   const statementsDeleted = await deleteStatementsOf(tenant, userId)
+  await redactEventsOf(tenant, userId)
   await releaseRolesOfErased(tenant, userId)
   await writeAudit(tenant, {
     action: 'user.erased',

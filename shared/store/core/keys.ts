@@ -275,6 +275,13 @@ export const keys = {
   /** The local mail sink (`lms mail list`): what would have been sent, newest last. */
   mailSinkPartition: 'MAILSINK',
   mailSink: (sentAt: string, id: string): Key => ({ pk: 'MAILSINK', sk: `MAIL#${sentAt}#${id}` }),
+  /**
+   * The events API's sparse indexes over outbox items of public events (event-index.ts): gsi2 all
+   * of the tenant's by time, gsi3 one type's by time, gsi4 one event by its id.
+   */
+  eventsIndexPk: (t: Pick<TenantContext, 'id'>): string => `${tp(t)}#EVENTS`,
+  eventTypeIndexPk: (t: Pick<TenantContext, 'id'>, type: string): string => `${tp(t)}#EVENTS#${type}`,
+  eventIdIndexPk: (t: Pick<TenantContext, 'id'>, eventId: string): string => `${tp(t)}#EVENT#${eventId}`,
   outboxEvent: (t: Pick<TenantContext, 'id'>, createdAt: string, eventId: string): Key => ({
     pk: tp(t),
     sk: `OUTBOX#${createdAt}#${eventId}`,

@@ -18,6 +18,7 @@ import { nullable } from '../core/decode.ts'
 import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { indexes, keys, TTL_ATTRIBUTE } from '../core/keys.ts'
 import type { Step } from '../core/transaction.ts'
+import { eventIndexAttributes } from './event-index-keys.ts'
 
 /**
  * Outbox items outlive any relay backlog, then expire: 30 days after they were written (not after
@@ -54,7 +55,8 @@ export const outboxEventEntity = defineEntity(
   },
   {
     key: (tenant: TenantContext, e) => keys.outboxEvent(tenant, e.createdAt, e.id),
-    derived: (_, e) => pending(e.createdAt, e.id),
+    // A catalog event is also listed by the events API (event-index-keys.ts).
+    derived: (tenant, e) => ({ ...pending(e.createdAt, e.id), ...eventIndexAttributes(tenant, e) }),
     reportAs: 'outbox_item',
   },
 )
