@@ -80,7 +80,7 @@ export interface ApiThrottle {
 export const defaultApiThrottle: ApiThrottle = { rateLimit: 500, burstLimit: 1000 }
 
 /** The queues that have a worker. */
-export type WorkerQueue = 'webhooks' | 'xapi' | 'notifications' | 'exports'
+export type WorkerQueue = 'webhooks' | 'xapi' | 'notifications' | 'exports' | 'replays'
 
 /**
  * Deliveries to customers' endpoints get a few invocations (each works through its batch);
@@ -91,6 +91,8 @@ export const defaultWorkerConcurrency: Readonly<Record<WorkerQueue, number>> = {
   xapi: 5,
   notifications: 2,
   exports: 2,
+  // Replays page slowly on purpose (decision 0048): two pages at once at most, whatever the backlog.
+  replays: 2,
 }
 
 /**
@@ -120,6 +122,7 @@ const workerQueues: ReadonlySet<string> = new Set<WorkerQueue>([
   'xapi',
   'notifications',
   'exports',
+  'replays',
 ])
 
 /**
@@ -203,6 +206,26 @@ export class LmsStack extends Stack {
     if (settingsApi) {
       settingsApi.addEnvironment('LMS_ENCRYPTION_SECRET_ARN', secret.secretArn)
       grantSecretValue(secret, settingsApi)
+    }
+
+    // Replays (decision 0048): the route queues a replay's first page; the replay worker reads the
+    // events of each page (the table, read only), queues their deliveries on the webhooks queue
+    // and the next page on its own.
+    const replays = new QueueWorker(this, 'replays', {
+      entry: join(functionsDir, 'workers', 'webhook-replay', 'handler.ts'),
+      environment: { ...environment, LMS_WEBHOOKS_QUEUE_URL: webhooks.queue.queueUrl },
+      timeout: Duration.seconds(30),
+      ownQueueUrlVariable: 'LMS_REPLAYS_QUEUE_URL',
+      // One page a message: a page's deliveries are the unit of pacing.
+      batchSize: 1,
+      maxConcurrency: concurrency.replays,
+    })
+    replays.fn.bindTable(this.table, 'read')
+    grantSendMessage(webhooks.queue, replays.fn)
+    this.workers.set('replays', replays)
+    if (settingsApi) {
+      settingsApi.addEnvironment('LMS_REPLAYS_QUEUE_URL', replays.queue.queueUrl)
+      grantSendMessage(replays.queue, settingsApi)
     }
 
     // Retry-now over the API queues the copy's first attempt itself.

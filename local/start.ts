@@ -67,6 +67,8 @@ async function main(): Promise<void> {
   process.on('exit', secrets.withdraw)
   const webhooks = stores.queues.webhooks
   if (webhooks) process.env.LMS_WEBHOOKS_QUEUE_URL = webhooks.url
+  const replays = stores.queues.replays
+  if (replays) process.env.LMS_REPLAYS_QUEUE_URL = replays.url
   const xapi = stores.queues.xapi
   if (xapi) process.env.LMS_XAPI_QUEUE_URL = xapi.url
   const notifications = stores.queues.notifications

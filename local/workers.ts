@@ -1,6 +1,7 @@
 /** The local event sources: the stream relay and one poller per worker queue, as in AWS. */
 import { handler as relay } from '../functions/workers/outbox-relay/handler.ts'
 import { handler as webhookWorker } from '../functions/workers/webhook-delivery/handler.ts'
+import { handler as replayWorker } from '../functions/workers/webhook-replay/handler.ts'
 import { handler as sweeper } from '../functions/workers/outbox-sweeper/handler.ts'
 import { handler as xapiWorker } from '../functions/workers/xapi-delivery/handler.ts'
 import { handler as notificationWorker } from '../functions/workers/notification-delivery/handler.ts'
@@ -33,11 +34,17 @@ export function startWorkers(options: {
   // Each worker runs as its function of the stack (`<queue>-worker`, lib/lms-stack.ts).
   const pollers = [
     { queue: stores.queues.webhooks, handler: asFunction('webhooks-worker', webhookWorker) },
+    {
+      queue: stores.queues.replays,
+      handler: asFunction('replays-worker', replayWorker),
+      // Two pages at once at most, as the queue's event source in AWS (decision 0048).
+      concurrency: 2,
+    },
     { queue: stores.queues.xapi, handler: asFunction('xapi-worker', xapiWorker) },
     { queue: stores.queues.notifications, handler: asFunction('notifications-worker', notificationWorker) },
     { queue: stores.queues.exports, handler: asFunction('exports-worker', exportWorker) },
   ]
-  for (const { queue, handler } of pollers) {
+  for (const { queue, handler, ...options } of pollers) {
     if (!queue) continue
     stoppers.push(
       startQueuePoller({
@@ -46,6 +53,7 @@ export function startWorkers(options: {
         queueUrl: queue.url,
         queueArn: queue.arn,
         handler,
+        ...options,
       }),
     )
   }

@@ -89,6 +89,11 @@ export interface Config {
   readonly webhookRetryDelays: readonly number[]
   readonly webhookTimeoutMs: number
   readonly webhooksQueueUrl: string | undefined
+  /** The replay pages' queue (decision 0048). */
+  readonly webhookReplayQueueUrl: string | undefined
+  /** Outbox items one replay page reads, and the seconds before the next page: the replay's pace. */
+  readonly webhookReplayPageSize: number
+  readonly webhookReplayPageDelaySeconds: number
   /** Seconds before statement attempts 2..5 (the spec's 30 s, 1, 2, 4 min; shortened in tests). */
   readonly xapiRetryDelays: readonly number[]
   readonly xapiTimeoutMs: number
@@ -186,6 +191,9 @@ function readConfig(): Config {
     webhookRetryDelays: delays('LMS_WEBHOOK_RETRY_DELAYS', [30, 60, 120, 240]),
     webhookTimeoutMs: int('LMS_WEBHOOK_TIMEOUT_MS', 10_000),
     webhooksQueueUrl: optional('LMS_WEBHOOKS_QUEUE_URL'),
+    webhookReplayQueueUrl: optional('LMS_REPLAYS_QUEUE_URL'),
+    webhookReplayPageSize: int('LMS_WEBHOOK_REPLAY_PAGE_SIZE', 25),
+    webhookReplayPageDelaySeconds: int('LMS_WEBHOOK_REPLAY_PAGE_DELAY_SECONDS', 1),
     xapiRetryDelays: delays('LMS_XAPI_RETRY_DELAYS', [30, 60, 120, 240]),
     xapiTimeoutMs: int('LMS_XAPI_TIMEOUT_MS', 10_000),
     xapiQueueUrl: optional('LMS_XAPI_QUEUE_URL'),

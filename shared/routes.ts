@@ -164,6 +164,7 @@ export const routes: readonly RouteDef[] = [
   r('PATCH', '/api/v1/webhooks/endpoints/{id}', 'integrations', 'admin'),
   r('DELETE', '/api/v1/webhooks/endpoints/{id}', 'integrations', 'admin'),
   r('POST', '/api/v1/webhooks/endpoints/{id}/rotate-secret', 'integrations', 'admin'),
+  r('POST', '/api/v1/webhooks/endpoints/{id}/replay', 'integrations', 'admin'),
   r('GET', '/api/v1/xapi/connection', 'integrations', 'admin'),
   r('PUT', '/api/v1/xapi/connection', 'integrations', 'admin'),
   r('DELETE', '/api/v1/xapi/connection', 'integrations', 'admin'),

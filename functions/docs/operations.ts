@@ -71,6 +71,7 @@ import {
   UpdateEndpointInput,
 } from '../../shared/domain/webhooks/webhook.ts'
 import { EventEnvelopeSchema, ListEventsFilters } from '../../shared/domain/webhooks/event-list.ts'
+import { ReplayInput } from '../../shared/domain/webhooks/webhook-replay.ts'
 import { ConnectionInput } from '../../shared/domain/xapi/connection.ts'
 import { CourseEnrollmentsQuery } from '../courses/queries.ts'
 import {
@@ -117,6 +118,7 @@ import {
   ConnectionTestSchema,
   EndpointSchema,
   EndpointWithSecretSchema,
+  ReplaySchema,
 } from '../integrations/representation.ts'
 import { JwksSchema } from '../lti/representation.ts'
 import {
@@ -708,6 +710,20 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     example: { expire_previous_in_seconds: 3600 },
     answers: { 200: one(EndpointWithSecretSchema) },
     errors: [409],
+  },
+  'POST /api/v1/webhooks/endpoints/{id}/replay': {
+    summary: 'Replay a webhook endpoint’s events of a range',
+    tag: 'Webhooks',
+    description:
+      'Each event created strictly between `created_after` and `created_before` (at most 30 days back) that the endpoint subscribes to, or of `events` when given (each one the endpoint subscribes to), is delivered again as a new delivery with its original envelope `id` and body, through the normal attempts, retries and delivery log. `queued` counts them. A paused endpoint answers 422.',
+    body: ReplayInput,
+    example: {
+      created_after: '2026-11-01T00:00:00Z',
+      created_before: '2026-11-02T00:00:00Z',
+      events: ['enrollment.completed'],
+    },
+    answers: { 202: one(ReplaySchema) },
+    errors: [422],
   },
   'GET /api/v1/xapi/connection': {
     summary: 'Get the record store connection',

@@ -8,15 +8,22 @@ import {
   RotateSecretInput,
   UpdateEndpointInput,
 } from '../../shared/domain/webhooks/webhook.ts'
+import { ReplayInput } from '../../shared/domain/webhooks/webhook-replay.ts'
 import { ConnectionInput } from '../../shared/domain/xapi/connection.ts'
 import { parseBody, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging } from '../../shared/http/list-query.ts'
-import { created, noContent, ok } from '../../shared/http/responses.ts'
+import { created, envelope, noContent, ok } from '../../shared/http/responses.ts'
 import { pathId, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
 import * as lrs from '../../shared/services/deliveries/lrs-connection-service.ts'
+import { startReplay } from '../../shared/services/deliveries/webhook-replay-service.ts'
 import * as webhooks from '../../shared/services/deliveries/webhooks-service.ts'
-import { toConnectionResource, toEndpointResource, toEndpointWithSecret } from './representation.ts'
+import {
+  toConnectionResource,
+  toEndpointResource,
+  toEndpointWithSecret,
+  toReplayResource,
+} from './representation.ts'
 
 const actorOf = (keyId: string) => `api:${keyId}`
 const endpointId = (input: { path: Readonly<Record<string, string | undefined>> }) =>
@@ -85,6 +92,15 @@ export const rotateSecret = route(
   },
 )
 
+export const replay = route(
+  'POST /api/v1/webhooks/endpoints/{id}/replay',
+  async ({ tenant, body, keyId, ...input }) => {
+    const id = endpointId(input)
+    const request = parseBody(ReplayInput, body)
+    return envelope(202, toReplayResource(await startReplay(tenant, id, request, actorOf(keyId))))
+  },
+)
+
 export const getConnection = route('GET /api/v1/xapi/connection', async ({ tenant }) =>
   ok(toConnectionResource(await lrs.requireConnection(tenant))),
 )
@@ -122,6 +138,7 @@ export const handler = httpStack([
   updateEndpoint,
   deleteEndpoint,
   rotateSecret,
+  replay,
   getConnection,
   putConnection,
   deleteConnection,

@@ -68,3 +68,20 @@ export const ConnectionTestSchema = v.object({
     v.description('The record store’s HTTP status; null when it gave none'),
   ),
 })
+
+export const ReplaySchema = v.object({
+  replay_id: v.string(),
+  queued: v.pipe(
+    v.number(),
+    v.description(
+      'How many events the replay delivers again (the subscribed events of the range when it started)',
+    ),
+  ),
+})
+
+export function toReplayResource(r: {
+  replayId: string
+  queued: number
+}): v.InferOutput<typeof ReplaySchema> {
+  return { replay_id: r.replayId, queued: r.queued }
+}

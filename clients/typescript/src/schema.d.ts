@@ -932,6 +932,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a webhook endpoint’s events of a range
+         * @description Each event created strictly between `created_after` and `created_before` (at most 30 days back) that the endpoint subscribes to, or of `events` when given (each one the endpoint subscribes to), is delivered again as a new delivery with its original envelope `id` and body, through the normal attempts, retries and delivery log. `queued` counts them. A paused endpoint answers 422.
+         */
+        post: operations["POST_api_v1_webhooks_endpoints_id_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/xapi/connection": {
         parameters: {
             query?: never;
@@ -6147,6 +6167,71 @@ export interface operations {
                             secret_rotated_at: string | null;
                             /** @description The signing secret: shown in this answer only */
                             secret: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_webhooks_endpoints_id_replay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "created_after": "2026-11-01T00:00:00Z",
+                 *       "created_before": "2026-11-02T00:00:00Z",
+                 *       "events": [
+                 *         "enrollment.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    created_after: string;
+                    created_before: string;
+                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            replay_id: string;
+                            /** @description How many events the replay delivers again (the subscribed events of the range when it started) */
+                            queued: number;
                         };
                         meta: null;
                         error: null;

@@ -17,6 +17,11 @@ const newDelivery = {
   eventId: v.pipe(v.string(), v.nonEmpty()),
   event: v.picklist(eventCatalog),
   createdAt: v.pipe(v.string(), v.nonEmpty()),
+  /**
+   * The envelope id the body carries when it is not the delivery's own: a replay sends the event
+   * again as a new delivery under the envelope id of its original (decision 0048).
+   */
+  envelopeId: v.optional(v.pipe(v.string(), v.nonEmpty())),
 }
 
 /** The webhooks queue's message: attempt `attempt` of one delivery. */
@@ -95,7 +100,7 @@ export async function newDeliveryRow(
     eventId,
     event: type,
     payload,
-    envelopeId: id,
+    envelopeId: d.envelopeId ?? id,
     retryOf: null,
     ...unattempted(createdAt),
   }
@@ -104,23 +109,34 @@ export async function newDeliveryRow(
 async function rebuiltPayload(
   tenant: TenantContext,
   id: string,
-  d: { eventAt: string; eventId: string },
+  d: { eventAt: string; eventId: string; envelopeId?: string | undefined },
 ): Promise<string> {
   const event = await getOutboxEvent(tenant, d.eventAt, d.eventId)
   if (!event) throw new Error(`The event of webhook delivery ${id} is gone`)
-  return envelopeBody(id, event.event, event.createdAt, event.data)
+  return envelopeBody(d.envelopeId ?? id, event.event, event.createdAt, event.data)
 }
 
-/** Attempt 1 of a relayed delivery: its exact payload when it fits, else its event named. */
+/**
+ * Attempt 1 of a relayed delivery: its exact payload when it fits, else its event named. A replay
+ * names the envelope id of the original delivery (the same bytes as it); a relayed delivery's
+ * envelope id is its own id.
+ */
 export function relayedMessage(
   tenantId: string,
   id: string,
   endpointId: string,
   event: DomainEvent,
   at: string,
+  envelopeId = id,
 ): WebhookMessage {
-  const payload = envelopeBody(id, event.event, event.createdAt, event.data)
-  const ref = { endpointId, eventId: event.id, event: event.event, createdAt: at }
+  const payload = envelopeBody(envelopeId, event.event, event.createdAt, event.data)
+  const ref = {
+    endpointId,
+    eventId: event.id,
+    event: event.event,
+    createdAt: at,
+    ...(envelopeId === id ? {} : { envelopeId }),
+  }
   const fits = Buffer.byteLength(payload, 'utf8') <= MESSAGE_PAYLOAD_MAX_BYTES
   const delivery = fits ? { ...ref, payload } : { ...ref, eventAt: event.createdAt }
   return { tenantId, deliveryId: id, attempt: 1, endpointId, delivery }

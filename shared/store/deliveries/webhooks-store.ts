@@ -13,6 +13,7 @@ import {
   type WebhookEndpoint,
 } from '../../domain/webhooks/webhook.ts'
 import {
+  batchGet,
   conditionally,
   getItem,
   putItem,
@@ -109,6 +110,22 @@ export const endpointParams = {
 
 export async function insertEndpoint(tenant: TenantContext, e: WebhookEndpoint): Promise<void> {
   await putItem(endpointParams.insert(tenant, e))
+}
+
+/**
+ * Which of these deliveries have a row, read key-only (BatchGet, 100 a call): a replay copies the
+ * bytes of an event's original delivery from its row when there is one (decision 0048).
+ */
+export async function deliveriesWithRows(
+  tenant: TenantContext,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const items = await batchGet(
+    ids.map((id) => keys.webhookDelivery(tenant, id)),
+    '#sk',
+    { '#sk': 'sk' },
+  )
+  return new Set(items.map((i) => String(i.sk).slice(keys.webhookDeliveryPrefix.length)))
 }
 
 export async function getEndpoint(tenant: TenantContext, id: string): Promise<WebhookEndpoint | undefined> {

@@ -254,6 +254,7 @@ describe('Construct: LmsStack', () => {
       'webhook-delivery',
       'xapi-delivery',
       'notification-delivery',
+      'webhook-replay',
       'scheduled-jobs',
       'export-build',
       'migrations',
@@ -449,12 +450,12 @@ describe('Construct: LmsStack', () => {
         RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
       })
     }
-    expect(queueNames).toHaveLength(4)
+    expect(queueNames).toHaveLength(5)
     const redriven = template.findResources('AWS::SQS::Queue', {
       Properties: { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) },
     })
-    expect(Object.keys(redriven)).toHaveLength(4)
-    template.resourceCountIs('AWS::SQS::Queue', 8)
+    expect(Object.keys(redriven)).toHaveLength(5)
+    template.resourceCountIs('AWS::SQS::Queue', 10)
   })
 
   it('keeps every queue under the logical id a deployed stack has it (a named queue cannot be replaced)', () => {
@@ -479,6 +480,8 @@ describe('Construct: LmsStack', () => {
       'lms-xapi-dlq': 'xapiDlqEA5F1EA9',
       'lms-notifications': 'notificationsQueue8852CCBB',
       'lms-notifications-dlq': 'notificationsDlq67B24828',
+      'lms-replays': 'replaysQueue59F886BB',
+      'lms-replays-dlq': 'replaysDlq926BBB05',
     })
   })
 
@@ -608,12 +611,55 @@ describe('Construct: LmsStack', () => {
     }
   })
 
-  it('lets the deliveries API queue retries on the webhooks queue, the reports group queue export jobs, and no other route group send anything', () => {
+  it('lets the replay worker read the table, send to the webhooks queue and its own, and read no secret (0048)', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const queueArn = (name: string) => ({
+      'Fn::GetAtt': [
+        Object.entries(template.findResources('AWS::SQS::Queue')).find(
+          ([, q]) => q.Properties.QueueName === name,
+        )?.[0],
+        'Arn',
+      ],
+    })
+
+    // Act
+    const worker = stack.node.findChild('replays') as QueueWorker
+    const fnId = logicalId(stack, worker.fn.node.defaultChild)
+    const fn = template.findResources('AWS::Lambda::Function')[fnId]
+    const roleId: unknown = fn?.Properties?.Role?.['Fn::GetAtt']?.[0]
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => (p.Properties.Roles as { Ref: unknown }[]).some((r) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
+    const sendsTo = statements.filter((s) => allows(actionsOf(s), 'sqs:SendMessage')).map((s) => s.Resource)
+    const mapping = Object.values(
+      template.findResources('AWS::Lambda::EventSourceMapping', {
+        Properties: { FunctionName: { Ref: fnId } },
+      }),
+    )
+
+    // Assess
+    expect(sendsTo).toEqual(expect.arrayContaining([queueArn('lms-webhooks'), queueArn('lms-replays')]))
+    expect(sendsTo).toHaveLength(2)
+    expect(statements.some((s) => allows(actionsOf(s), 'secretsmanager:GetSecretValue'))).toBe(false)
+    expect(statements.some((s) => allows(actionsOf(s), 'dynamodb:Query'))).toBe(true)
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) {
+      expect(
+        statements.some((s) => allows(actionsOf(s), write)),
+        write,
+      ).toBe(false)
+    }
+    expect(mapping).toHaveLength(1)
+    expect(mapping[0]?.Properties).toMatchObject({ BatchSize: 1, ScalingConfig: { MaximumConcurrency: 2 } })
+  })
+
+  it('lets the deliveries API queue retries on the webhooks queue, the reports group queue export jobs, the settings group queue replays, and no other route group send anything', () => {
     // Prepare
     const { stack, template } = synth('withCertificateArn')
     const senders: Partial<Record<RouteGroup, [string, string]>> = {
       webhooks: ['lms-webhooks', 'LMS_WEBHOOKS_QUEUE_URL'],
       reports: ['lms-exports', 'LMS_EXPORTS_QUEUE_URL'],
+      integrations: ['lms-replays', 'LMS_REPLAYS_QUEUE_URL'],
     }
     const queueArn = (name: string) => ({
       'Fn::GetAtt': [
@@ -852,7 +898,7 @@ describe('Construct: LmsStack (least privilege, read as the local IAM check read
     )
 
     // Assess
-    expect(policies.size).toBe(23)
+    expect(policies.size).toBe(24)
     expect(ungranted).toEqual([])
   })
 
