@@ -190,6 +190,11 @@ export const routes: readonly RouteDef[] = [
   r('DELETE', '/api/v1/lti/registrations/{id}', 'lti-admin', 'admin'),
   r('POST', '/api/v1/lti/registrations/{id}/deployments', 'lti-admin', 'admin'),
   r('DELETE', '/api/v1/lti/registrations/{id}/deployments/{deployment_id}', 'lti-admin', 'admin'),
+  // LTI Dynamic Registration (api-additions sections 4 and 6; decision 0051): an admin's one-time
+  // link, and the link itself, opened keyless by a platform administrator. Served by `lti-admin`,
+  // which writes registrations and cannot read the tool's signing keys (it needs none).
+  r('POST', '/api/v1/lti/registration-links', 'lti-admin', 'admin'),
+  r('GET', '/api/v1/lti/dynamic-registration/{token}', 'lti-admin', null, { perIp: ltiPerIp }),
 ]
 
 /**

@@ -126,7 +126,13 @@ import {
   CreateLtiRegistrationInput,
   UpdateLtiRegistrationInput,
 } from '../../shared/domain/lti/registration-input.ts'
-import { LtiDeploymentSchema, LtiRegistrationSchema } from '../lti-admin/representation.ts'
+import {
+  DynamicRegistrationQuery,
+  LtiDeploymentSchema,
+  LtiRegistrationSchema,
+  RegistrationLinkSchema,
+} from '../lti-admin/representation.ts'
+import { refusalStatuses } from '../lti-admin/registration-pages.ts'
 
 type Schema = v.GenericSchema
 
@@ -853,6 +859,22 @@ export const operations: Readonly<Record<string, OperationDoc>> = {
     summary: "Remove a platform's deployment id",
     tag: 'LTI',
     answers: { 204: empty },
+  },
+  'POST /api/v1/lti/registration-links': {
+    summary: 'Make a one-time LTI Dynamic Registration link',
+    tag: 'LTI',
+    description:
+      'A URL for a platform administrator to paste into the platform (LTI Dynamic Registration 1.0), valid one hour and usable once.',
+    answers: { 201: one(RegistrationLinkSchema) },
+  },
+  // The link's pages: a refusal is a page of its own (status by reason); an unknown host the envelope.
+  'GET /api/v1/lti/dynamic-registration/{token}': {
+    summary: 'Register with a platform (LTI Dynamic Registration)',
+    tag: 'LTI',
+    description:
+      "Opened by the platform with `openid_configuration` and `registration_token`: the tool reads the platform's configuration, registers, stores the registration and its deployment, and answers a page that posts `org.imsglobal.lti.close` to its opener. A used or expired link answers 410.",
+    query: DynamicRegistrationQuery,
+    answers: { 200: html, ...Object.fromEntries(refusalStatuses.map((s) => [s, html])) },
   },
   'POST /learn/{id}': {
     summary: 'Enrol or complete a module from the course page',

@@ -3,7 +3,8 @@
  * (api-additions section 4; issue 31), admin scope, through the services `lms lti ...` uses. A
  * function of its own, apart from the keyless `lti` group: these routes need the table and no more,
  * while the `lti` function may read the secret that seals the tool's private signing keys
- * (decision 0043).
+ * (decision 0043). Dynamic Registration links are made and opened here too (decision 0051): a
+ * registration is written, and no signing key is needed.
  */
 import * as v from 'valibot'
 import {
@@ -16,10 +17,21 @@ import type { TenantContext } from '../../shared/domain/tenants/tenant.ts'
 import { parseBody, Uuid } from '../../shared/domain/validation.ts'
 import { listMeta, paging } from '../../shared/http/list-query.ts'
 import { created, noContent, ok } from '../../shared/http/responses.ts'
-import { pathId, route } from '../../shared/http/route.ts'
+import { pathId, publicRoute, route } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
+import { resolveTenant } from '../../shared/http/tenant-from-host.ts'
+import { toolUrls } from '../../shared/http/tool-urls.ts'
+import { tenantServes } from '../../shared/domain/tenants/tenant.ts'
+import * as dynamic from '../../shared/services/lti/lti-dynamic-registration-service.ts'
 import * as lti from '../../shared/services/lti/lti-registrations-service.ts'
-import { toLtiDeploymentResource, toLtiRegistrationResource } from './representation.ts'
+import { frameAncestorsFor } from '../lti/pages.ts'
+import { registeredPage, refusedPage } from './registration-pages.ts'
+import {
+  DynamicRegistrationQuery,
+  RegistrationLinkSchema,
+  toLtiDeploymentResource,
+  toLtiRegistrationResource,
+} from './representation.ts'
 
 const withDeployments = async (tenant: TenantContext, r: LtiRegistration) =>
   toLtiRegistrationResource(r, await lti.deploymentsOfRegistration(tenant, r.id))
@@ -99,6 +111,49 @@ export const removeDeployment = route(
   },
 )
 
+/** The link takes no options: a body, if any, is an empty object. */
+const NoOptions = v.strictObject({})
+
+export const createRegistrationLink = route(
+  'POST /api/v1/lti/registration-links',
+  async ({ tenant, body, keyId, event }) => {
+    parseBody(NoOptions, body, {})
+    const link = await dynamic.createRegistrationLink(tenant, toolUrls(event), keyId)
+    return created({
+      url: link.url,
+      expires_at: link.expiresAt,
+    } satisfies v.InferOutput<typeof RegistrationLinkSchema>)
+  },
+)
+
+/**
+ * The link, opened by the platform with `openid_configuration` and `registration_token` (Dynamic
+ * Registration 3.3). Only a UUID can be a link's token; anything else, and a tenant that does not
+ * serve, is refused as a used link is, without a write.
+ */
+export const openRegistrationLink = publicRoute(
+  'GET /api/v1/lti/dynamic-registration/{token}',
+  async ({ event, path, query }) => {
+    const urls = toolUrls(event)
+    const frame = frameAncestorsFor(urls.origin)
+    const tenant = await resolveTenant(event)
+    const token = path.token
+    if (!tenantServes(tenant.status) || !v.is(Uuid, token)) return refusedPage('link_unusable', frame)
+    const params = v.parse(DynamicRegistrationQuery, query)
+    const outcome = await dynamic.registerFromLink(
+      tenant,
+      {
+        token,
+        openidConfiguration: params.openid_configuration,
+        registrationToken: params.registration_token,
+      },
+      urls,
+    )
+    if (outcome.kind === 'refused') return refusedPage(outcome.code, frame)
+    return registeredPage(outcome.registration.issuer, outcome.deployment !== null, frame)
+  },
+)
+
 export const handler = httpStack([
   listRegistrations,
   createRegistration,
@@ -107,4 +162,6 @@ export const handler = httpStack([
   deleteRegistration,
   addDeployment,
   removeDeployment,
+  createRegistrationLink,
+  openRegistrationLink,
 ])

@@ -44,3 +44,12 @@ export const toLtiRegistrationResource = (
     .map(toLtiDeploymentResource)
     .sort((a, b) => (a.deployment_id < b.deployment_id ? -1 : a.deployment_id > b.deployment_id ? 1 : 0)),
 })
+
+/** A Dynamic Registration link as `POST /api/v1/lti/registration-links` answers it (its only showing). */
+export const RegistrationLinkSchema = v.object({ url: v.string(), expires_at: v.string() })
+
+/** What the platform adds to a Dynamic Registration link when it opens it (Dynamic Registration 3.3). */
+export const DynamicRegistrationQuery = v.object({
+  openid_configuration: v.optional(v.string()),
+  registration_token: v.optional(v.string()),
+})

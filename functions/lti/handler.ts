@@ -7,8 +7,8 @@ import type { HttpEvent, HttpResult } from '../../shared/http/context.ts'
 import { errorResult } from '../../shared/http/responses.ts'
 import { publicRoute, type PublicInput } from '../../shared/http/route.ts'
 import { httpStack } from '../../shared/http/stack.ts'
-import { resolveTenant, slugFromHost } from '../../shared/http/tenant-from-host.ts'
-import { config } from '../../shared/config.ts'
+import { resolveTenant } from '../../shared/http/tenant-from-host.ts'
+import { toolUrls } from '../../shared/http/tool-urls.ts'
 import { NotFoundError } from '../../shared/domain/errors.ts'
 import { Uuid } from '../../shared/domain/validation.ts'
 import {
@@ -46,19 +46,6 @@ import {
 } from '../../shared/services/lti/lti-learner-service.ts'
 import { csrfTokenFits, csrfTokenFor } from '../../shared/domain/lti/learner-csrf.ts'
 import * as pages from './pages.ts'
-
-/**
- * The tool's URLs on the tenant's own host: the configured scheme and `<slug>.<serviceHost>` (the
- * port the request came to is kept, for the local stack), never a scheme or host as a request
- * header sends it (issue 26: X-Forwarded-Proto `https://evil.example/#` made an open redirect).
- */
-function toolUrls(event: HttpEvent): ToolUrls {
-  const host = event.headers?.host ?? event.requestContext?.domainName ?? ''
-  const slug = slugFromHost(host, config.serviceHost)
-  const port = /:(\d{1,5})$/.exec(host)?.[0] ?? ''
-  const origin = `${config.publicScheme}://${slug ? `${slug}.` : ''}${config.serviceHost}${port}`
-  return { origin, api: `${origin}/api/v1` }
-}
 
 function cookies(event: HttpEvent): Map<string, string> {
   const raw = event.cookies ?? (event.headers?.cookie ? event.headers.cookie.split(';') : [])

@@ -5,7 +5,7 @@
  * response against the tool's JWKS, and a start page that begins a third-party-initiated login.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
   createLocalJWKSet,
@@ -56,6 +56,8 @@ export interface Platform {
   toolJwks: { url: string; host: string } | undefined
   /** How many times the JWKS was fetched. */
   jwksFetches: number
+  /** More endpoints of the platform (lti-dynamic-registration.ts): true when it answered the request. */
+  extra?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>
   close(): Promise<void>
 }
 
@@ -64,7 +66,7 @@ const formPage = (action: string, fields: Record<string, string>) =>
     .map(([k, v]) => `<input type="hidden" name="${k}" value="${v.replace(/"/g, '&quot;')}">`)
     .join('')}</form><script>document.getElementById('f').submit()</script></body></html>`
 
-function readBody(req: import('node:http').IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -88,13 +90,17 @@ export async function registerPlatform(tenant: TenantContext, platform: Platform
   return registration.id
 }
 
-export async function startPlatform(): Promise<Platform> {
+/**
+ * @param options.issuerAtBase the platform's issuer is its own origin (`http://127.0.0.1:<port>`),
+ * as Dynamic Registration requires of the configuration it serves
+ */
+export async function startPlatform(options: { issuerAtBase?: boolean } = {}): Promise<Platform> {
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true })
   const kid = `platform-${randomBytes(4).toString('hex')}`
   const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }
   const publicPem = await exportSPKI(publicKey)
   const returns: DeepLinkReturn[] = []
-  const issuer = `https://platform-${randomBytes(4).toString('hex')}.example.com`
+  let issuer = `https://platform-${randomBytes(4).toString('hex')}.example.com`
   const clientId = `client-${randomBytes(4).toString('hex')}`
 
   const sign = (claims: Record<string, unknown>) =>
@@ -173,6 +179,7 @@ export async function startPlatform(): Promise<Platform> {
         res.writeHead(200, { 'content-type': 'text/html' })
         return res.end('<!doctype html><p id="returned">Content selected</p>')
       }
+      if (await platform.extra?.(req, res, url)) return
       res.writeHead(404)
       res.end()
     })().catch(() => {
@@ -183,8 +190,10 @@ export async function startPlatform(): Promise<Platform> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   const base = `http://127.0.0.1:${port}`
+  if (options.issuerAtBase) issuer = base
   return Object.assign(platform, {
     base,
+    issuer,
     jwksUrl: `${base}/jwks`,
     authUrl: `${base}/auth`,
     returnUrl: `${base}/return`,

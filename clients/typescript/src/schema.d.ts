@@ -1213,6 +1213,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lti/registration-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a one-time LTI Dynamic Registration link
+         * @description A URL for a platform administrator to paste into the platform (LTI Dynamic Registration 1.0), valid one hour and usable once.
+         */
+        post: operations["POST_api_v1_lti_registration_links"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lti/dynamic-registration/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register with a platform (LTI Dynamic Registration)
+         * @description Opened by the platform with `openid_configuration` and `registration_token`: the tool reads the platform's configuration, registers, stores the registration and its deployment, and answers a page that posts `org.imsglobal.lti.close` to its opener. A used or expired link answers 410.
+         */
+        get: operations["GET_api_v1_lti_dynamic_registration_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "enrollment.created": {
@@ -7061,6 +7101,115 @@ export interface operations {
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
+        };
+    };
+    POST_api_v1_lti_registration_links: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: kept 24 hours per tenant. The same key with the same method, path and body (as parsed JSON) is answered the first answer again (a 2xx or 4xx), byte for byte, with `Idempotent-Replayed: true`, writing nothing; with another method, path or body, 422; while the first still runs, 409 with `Retry-After: 1`. A 5xx is not kept.
+                 * @example 5f0c8a8e-0b7e-4c1e-9d2a-3f4b5c6d7e8f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope with the answer in `data` */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            url: string;
+                            expires_at: string;
+                        };
+                        meta: null;
+                        error: null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GET_api_v1_lti_dynamic_registration_token: {
+        parameters: {
+            query?: {
+                openid_configuration?: string;
+                registration_token?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 8d3c2a4e-1f7b-4c55-9a61-2b0e7f3d9c10 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid request: the message names the field: an HTML page, or the error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["Error404"];
+            /** @description An HTML page */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
         };
     };
     webhook_enrollment_created: {

@@ -49,8 +49,9 @@ async function customerUrl(field: string, raw: string): Promise<string> {
   }
 }
 
-export async function register(tenant: TenantContext, input: RegisterInput): Promise<LtiRegistration> {
-  const registration: LtiRegistration = {
+/** A new, active registration of `input`, its values checked (the URLs through the SSRF guard). */
+export async function newRegistration(input: RegisterInput): Promise<LtiRegistration> {
+  return {
     id: randomUUID(),
     // The issuer is compared, never fetched: kept exactly as the platform sends it in `iss`.
     issuer: text('issuer', input.issuer),
@@ -62,6 +63,10 @@ export async function register(tenant: TenantContext, input: RegisterInput): Pro
     isActive: true,
     createdAt: new Date().toISOString(),
   }
+}
+
+export async function register(tenant: TenantContext, input: RegisterInput): Promise<LtiRegistration> {
+  const registration = await newRegistration(input)
   try {
     await insertRegistration(tenant, registration)
   } catch (err) {

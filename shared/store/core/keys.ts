@@ -176,6 +176,11 @@ export const keys = {
     sk: `LTIDEP#${registrationId}#${h(deploymentId)}`,
   }),
   ltiDeploymentsOfPrefix: (registrationId: string): string => `LTIDEP#${registrationId}#`,
+  /** A one-time Dynamic Registration link (decision 0051): keyed by its token's hash, the token never stored. */
+  ltiRegistrationLink: (t: TenantContext, token: string): Key => ({
+    pk: tp(t),
+    sk: `LTIREGLINK#${h(token)}`,
+  }),
   /** A login's state and nonce, deleted by the one launch that uses them (TTL clears the rest). */
   ltiLoginState: (t: TenantContext, state: string): Key => ({ pk: tp(t), sk: `LTISTATE#${state}` }),
   /** The link from a platform user (issuer, sub) to the tenant's user. */
