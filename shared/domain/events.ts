@@ -19,6 +19,8 @@ export const eventTypes = [
   'course.published',
   'course.archived',
   'certificate.issued',
+  'certificate.expiring',
+  'certificate.expired',
   'job_role.assigned',
   'skill.attained',
   // Internal: learning activity for statement export; not in the webhook catalog.
@@ -52,6 +54,8 @@ export const notificationTemplates = [
   'enrollment_approved',
   'enrollment_denied',
   'waitlist_promoted',
+  'certificate_expiring',
+  'certificate_expired',
   'usage_alert',
   'export_ready',
   'contact_request',

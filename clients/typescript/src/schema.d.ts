@@ -1305,6 +1305,40 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "certificate.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The certificate.expiring event */
+        post: operations["webhook_certificate_expiring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "certificate.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The certificate.expired event */
+        post: operations["webhook_certificate_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "job_role.assigned": {
         parameters: {
             query?: never;
@@ -5250,7 +5284,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed";
-                event?: "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained";
+                event?: "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained";
                 page?: number;
                 per_page?: number;
             };
@@ -5271,7 +5305,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5322,7 +5356,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5379,7 +5413,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5431,7 +5465,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5477,7 +5511,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    events: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained")[];
                     description?: string | null;
                 };
             };
@@ -5494,7 +5528,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5542,7 +5576,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5608,7 +5642,7 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
-                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained")[];
                     description?: string | null;
                     is_active?: boolean;
                 };
@@ -5625,7 +5659,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5689,7 +5723,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -6912,6 +6946,97 @@ export interface operations {
                         userId: string;
                         courseId?: string;
                         pathId?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_certificate_expiring: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "x-service-event": string;
+                /** @description The envelope id, for idempotency */
+                "x-service-delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The envelope id: the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "certificate.expiring";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        certificateId: string;
+                        userId: string;
+                        courseId: string;
+                        expiresAt: string;
+                        daysLeft: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_certificate_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "x-service-event": string;
+                /** @description The envelope id, for idempotency */
+                "x-service-delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The envelope id: the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "certificate.expired";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        certificateId: string;
+                        userId: string;
+                        courseId: string;
+                        expiredAt: string;
                     };
                 };
             };
