@@ -1,6 +1,6 @@
 /**
  * The local stand-in for the jobs' EventBridge rules: each job of shared/jobs/schedule.ts runs on
- * its period (15 minutes) through the same handler as the AWS jobs Lambda, one run at a time, with
+ * its period (15 minutes, a day for certificate-expiry) through the same handler as the AWS jobs Lambda, one run at a time, with
  * the time it was due as `at`. `lms jobs run <job>` runs one at once.
  */
 import { handler as jobsHandler } from '../functions/workers/jobs/handler.ts'

@@ -20,6 +20,8 @@ export const eventTypes = [
   'course.published',
   'course.archived',
   'certificate.issued',
+  'certificate.expiring',
+  'certificate.expired',
   'job_role.assigned',
   'skill.attained',
   // Internal: learning activity for statement export; not in the webhook catalog.
@@ -53,6 +55,8 @@ export const notificationTemplates = [
   'enrollment_approved',
   'enrollment_denied',
   'waitlist_promoted',
+  'certificate_expiring',
+  'certificate_expired',
   'usage_alert',
   'export_ready',
   'contact_request',

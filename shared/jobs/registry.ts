@@ -3,6 +3,7 @@
  * A job takes the moment it runs for (`--at` places it in time) and answers a small JSON summary.
  * A new job is one line here and one in ./schedule.ts.
  */
+import { runCertificateExpiry } from '../services/enrollments/certificate-expiry-job.ts'
 import { runEnrollmentExpiry } from '../services/enrollments/enrollment-expiry-job.ts'
 import { runUsageAlerts } from '../services/billing/usage-alerts-job.ts'
 import { runStuckExports } from '../services/files/stuck-exports-job.ts'
@@ -14,4 +15,5 @@ export const jobs: Record<JobName, Job> = {
   'enrollment-expiry': runEnrollmentExpiry,
   'usage-alerts': runUsageAlerts,
   'stuck-exports': runStuckExports,
+  'certificate-expiry': runCertificateExpiry,
 }

@@ -10,6 +10,8 @@ export const jobSchedule = {
   'usage-alerts': { everyMinutes: 15 },
   /** Export jobs left `processing` an hour after their lease ran out fail (docs/decisions/0018). */
   'stuck-exports': { everyMinutes: 15 },
+  /** Certificates 30 and 7 days before expiry and at it: one notice each, once (docs/decisions/0047). */
+  'certificate-expiry': { everyMinutes: 24 * 60 },
 } as const satisfies Record<string, { readonly everyMinutes: number }>
 
 export type JobName = keyof typeof jobSchedule

@@ -24,6 +24,10 @@ type LocaleCopy = { readonly [T in NotificationTemplate]: Writer<T> }
 
 const number = (locale: Locale, n: number) => new Intl.NumberFormat(locale).format(n)
 
+/** A date as the locale writes it, in UTC (the day the API's timestamps name). */
+const longDate = (locale: Locale, iso: string) =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso))
+
 const reportNames: Record<string, Record<Locale, string>> = {
   completions: { en: 'completions', 'fr-CA': 'des achèvements' },
   enrollments: { en: 'enrollments', 'fr-CA': 'des inscriptions' },
@@ -81,6 +85,23 @@ const en: LocaleCopy = {
     paragraphs: [
       c.name ? `Hello ${c.name},` : 'Hello,',
       `A seat in ${d.courseTitle} opened up and it is yours: you are now enrolled and can start whenever you like.`,
+    ],
+  }),
+  certificate_expiring: (d, c) => {
+    const days = d.daysLeft === 1 ? '1 day' : `${d.daysLeft} days`
+    return {
+      subject: `Your ${d.courseTitle} certificate expires in ${days}`,
+      paragraphs: [
+        c.name ? `Hello ${c.name},` : 'Hello,',
+        `Your certificate for ${d.courseTitle} expires on ${longDate('en', d.expiresAt)}, in ${days}. Take the course again before then to keep it current.`,
+      ],
+    }
+  },
+  certificate_expired: (d, c) => ({
+    subject: `Your ${d.courseTitle} certificate has expired`,
+    paragraphs: [
+      c.name ? `Hello ${c.name},` : 'Hello,',
+      `Your certificate for ${d.courseTitle} expired on ${longDate('en', d.expiresAt)}. Take the course again to renew it.`,
     ],
   }),
   usage_alert: (d, c) => ({
@@ -168,6 +189,23 @@ const frCA: LocaleCopy = {
     paragraphs: [
       c.name ? `Bonjour ${c.name},` : 'Bonjour,',
       `Une place s’est libérée dans le cours ${d.courseTitle} et elle est à vous : vous êtes maintenant inscrit et pouvez commencer quand vous le souhaitez.`,
+    ],
+  }),
+  certificate_expiring: (d, c) => {
+    const days = d.daysLeft === 1 ? '1 jour' : `${d.daysLeft} jours`
+    return {
+      subject: `Votre certificat du cours ${d.courseTitle} expire dans ${days}`,
+      paragraphs: [
+        c.name ? `Bonjour ${c.name},` : 'Bonjour,',
+        `Votre certificat du cours ${d.courseTitle} expire le ${longDate('fr-CA', d.expiresAt)}, dans ${days}. Suivez de nouveau le cours d’ici là pour le garder à jour.`,
+      ],
+    }
+  },
+  certificate_expired: (d, c) => ({
+    subject: `Votre certificat du cours ${d.courseTitle} a expiré`,
+    paragraphs: [
+      c.name ? `Bonjour ${c.name},` : 'Bonjour,',
+      `Votre certificat du cours ${d.courseTitle} a expiré le ${longDate('fr-CA', d.expiresAt)}. Suivez de nouveau le cours pour le renouveler.`,
     ],
   }),
   usage_alert: (d, c) => ({

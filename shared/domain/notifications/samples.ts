@@ -59,6 +59,18 @@ export const mailSamples: readonly MailSample[] = [
   { template: 'enrollment_denied', variant: 'denied', data: enrollment, context: learner },
   { template: 'waitlist_promoted', variant: 'promoted', data: enrollment, context: learner },
   {
+    template: 'certificate_expiring',
+    variant: '30 days before',
+    data: { ...enrollment, expiresAt: '2026-12-24T09:30:00.000Z', daysLeft: 30 },
+    context: learner,
+  },
+  {
+    template: 'certificate_expired',
+    variant: 'expired',
+    data: { ...enrollment, expiresAt: '2026-12-24T09:30:00.000Z' },
+    context: learner,
+  },
+  {
     template: 'usage_alert',
     variant: '80%',
     data: { month: '2026-11', percent: 80, used: 80_000, cap: 100_000 },

@@ -26,6 +26,9 @@ export const templateData = {
   /** `reason`: the denial's reason when the admin gave one (the API's `{reason}`). */
   enrollment_denied: v.object({ ...Enrollment, reason: v.optional(v.nullable(v.string()), null) }),
   waitlist_promoted: v.object(Enrollment),
+  /** Sent with certificate.expiring (30 and 7 days before) and certificate.expired (daysLeft 0). */
+  certificate_expiring: v.object({ ...Enrollment, expiresAt: v.string(), daysLeft: v.number() }),
+  certificate_expired: v.object({ ...Enrollment, expiresAt: v.string() }),
   usage_alert: v.object({
     month: v.string(),
     percent: v.number(),

@@ -37,6 +37,14 @@ export const eventPayloads = {
     courseId: v.optional(id),
     pathId: v.optional(id),
   }),
+  'certificate.expiring': v.object({
+    certificateId: id,
+    userId: id,
+    courseId: id,
+    expiresAt: v.string(),
+    daysLeft: v.number(),
+  }),
+  'certificate.expired': v.object({ certificateId: id, userId: id, courseId: id, expiredAt: v.string() }),
   'job_role.assigned': v.object({
     userId: id,
     jobRoleId: id,

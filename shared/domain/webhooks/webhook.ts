@@ -15,6 +15,8 @@ export const eventCatalog: readonly EventType[] = [
   'user.deactivated',
   'user.reactivated',
   'certificate.issued',
+  'certificate.expiring',
+  'certificate.expired',
   'job_role.assigned',
   'skill.attained',
 ]

@@ -135,6 +135,11 @@ export const keys = {
    */
   promotionClaim: (t: TenantContext, place: string): Key => ({ pk: tp(t), sk: `PROMOTING#${place}` }),
   certificate: (t: TenantContext, certificateId: string): Key => ({ pk: tp(t), sk: `CERT#${certificateId}` }),
+  /** The most urgent expiry notice sent for a certificate (30, 7 or 0 days before; decision 0047). */
+  certificateNotice: (t: TenantContext, certificateId: string): Key => ({
+    pk: tp(t),
+    sk: `CERTNOTICE#${certificateId}`,
+  }),
   /** Sorts after every timestamp: a missing date is last ascending, first descending. */
   missingDate: '~',
 

@@ -7,7 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions'
 import { rmSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LmsStack } from '../../../lib/lms-stack.ts'
-import { jobNames } from '../../../shared/jobs/schedule.ts'
+import { jobNames, jobSchedule } from '../../../shared/jobs/schedule.ts'
 
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } })
 const stack = new LmsStack(app, 'Test', {
@@ -24,12 +24,14 @@ const jobRules = () =>
   )
 
 describe('Construct: ScheduledJobs', () => {
-  it('runs every job of the schedule every 15 minutes, each with its name and the scheduled time', () => {
+  it('runs every job of the schedule at its period, each with its name and the scheduled time', () => {
     const rules = jobRules()
     expect(rules).toHaveLength(jobNames.length)
     for (const job of jobNames) {
       const rule = rules.find((r) => r.Properties.Description === `Runs the ${job} job`)
-      expect(rule?.Properties.ScheduleExpression).toBe('rate(15 minutes)')
+      const period =
+        jobSchedule[job].everyMinutes === 24 * 60 ? '1 day' : `${jobSchedule[job].everyMinutes} minutes`
+      expect(rule?.Properties.ScheduleExpression).toBe(`rate(${period})`)
       const target = rule?.Properties.Targets[0]
       expect(target.InputTransformer.InputPathsMap).toEqual({ time: '$.time' })
       expect(JSON.parse(target.InputTransformer.InputTemplate.replace('<time>', '"T"'))).toEqual({

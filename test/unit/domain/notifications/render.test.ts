@@ -10,6 +10,8 @@ const samples: Record<NotificationTemplate, Record<string, unknown>> = {
   enrollment_approved: { ...course, status: 'active' },
   enrollment_denied: course,
   waitlist_promoted: course,
+  certificate_expiring: { ...course, expiresAt: '2026-12-24T09:30:00.000Z', daysLeft: 7 },
+  certificate_expired: { ...course, expiresAt: '2026-12-24T09:30:00.000Z' },
   usage_alert: { month: '2026-11', percent: 80, used: 8000, cap: 10000 },
   export_ready: { job_id: 'job-1', report_type: 'completions', format: 'csv', row_count: 1234 },
   contact_request: {
@@ -40,6 +42,14 @@ const subjects: Record<NotificationTemplate, { en: string; 'fr-CA': string }> = 
   waitlist_promoted: {
     en: 'A seat opened up: you are enrolled in Safety <First> & "Co"',
     'fr-CA': 'Une place s’est libérée : vous êtes inscrit au cours Safety <First> & "Co"',
+  },
+  certificate_expiring: {
+    en: 'Your Safety <First> & "Co" certificate expires in 7 days',
+    'fr-CA': 'Votre certificat du cours Safety <First> & "Co" expire dans 7 jours',
+  },
+  certificate_expired: {
+    en: 'Your Safety <First> & "Co" certificate has expired',
+    'fr-CA': 'Votre certificat du cours Safety <First> & "Co" a expiré',
   },
   usage_alert: {
     en: "Acme: 80% of this month's API requests used",
