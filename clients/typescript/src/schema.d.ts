@@ -1425,6 +1425,40 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "certificate.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The certificate.expiring event */
+        post: operations["webhook_certificate_expiring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "certificate.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The certificate.expired event */
+        post: operations["webhook_certificate_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "job_role.assigned": {
         parameters: {
             query?: never;
@@ -5370,7 +5404,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed";
-                event?: "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained";
+                event?: "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained";
                 page?: number;
                 per_page?: number;
             };
@@ -5391,7 +5425,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5442,7 +5476,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5499,7 +5533,7 @@ export interface operations {
                             id: string;
                             endpoint_id: string;
                             /** @enum {string} */
-                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
+                            event: "user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement";
                             event_id: string;
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
@@ -5678,6 +5712,33 @@ export interface operations {
                                 userId: string;
                                 courseId?: string;
                                 pathId?: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "certificate.expiring";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                certificateId: string;
+                                userId: string;
+                                courseId: string;
+                                expiresAt: string;
+                                daysLeft: number;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "certificate.expired";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                certificateId: string;
+                                userId: string;
+                                courseId: string;
+                                expiredAt: string;
                             };
                         } | {
                             /** Format: uuid */
@@ -5877,6 +5938,33 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @constant */
+                            event: "certificate.expiring";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                certificateId: string;
+                                userId: string;
+                                courseId: string;
+                                expiresAt: string;
+                                daysLeft: number;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            event: "certificate.expired";
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                certificateId: string;
+                                userId: string;
+                                courseId: string;
+                                expiredAt: string;
+                            };
+                        } | {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
                             event: "job_role.assigned";
                             /** Format: date-time */
                             createdAt: string;
@@ -5941,7 +6029,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -5987,7 +6075,7 @@ export interface operations {
                  */
                 "application/json": {
                     url: string;
-                    events: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    events: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained")[];
                     description?: string | null;
                 };
             };
@@ -6004,7 +6092,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -6052,7 +6140,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -6118,7 +6206,7 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
-                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained")[];
                     description?: string | null;
                     is_active?: boolean;
                 };
@@ -6135,7 +6223,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -6199,7 +6287,7 @@ export interface operations {
                         data: {
                             id: string;
                             url: string;
-                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
+                            events: ("user.created" | "user.deactivated" | "user.reactivated" | "enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained" | "module.completed" | "quiz_attempt.graded" | "cmi5.launched" | "cmi5.statement")[];
                             description: string | null;
                             is_active: boolean;
                             created_at: string;
@@ -6255,7 +6343,7 @@ export interface operations {
                 "application/json": {
                     created_after: string;
                     created_before: string;
-                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "job_role.assigned" | "skill.attained")[];
+                    events?: ("enrollment.created" | "enrollment.completed" | "enrollment.dropped" | "enrollment.status_changed" | "course.published" | "course.archived" | "user.created" | "user.deactivated" | "user.reactivated" | "certificate.issued" | "certificate.expiring" | "certificate.expired" | "job_role.assigned" | "skill.attained")[];
                 };
             };
         };
@@ -7706,6 +7794,109 @@ export interface operations {
                         userId: string;
                         courseId?: string;
                         pathId?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_certificate_expiring: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "x-service-event": string;
+                /** @description The envelope id, for idempotency */
+                "x-service-delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
+                "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The envelope id: the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "certificate.expiring";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        certificateId: string;
+                        userId: string;
+                        courseId: string;
+                        expiresAt: string;
+                        daysLeft: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_certificate_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "x-service-event": string;
+                /** @description The envelope id, for idempotency */
+                "x-service-delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`, a second `v1=` (the previous secret) while a rotated secret has not expired; accept any `v1=` that verifies, reject a timestamp older than 5 minutes */
+                "x-service-signature": string;
+                /** @description Standard Webhooks: the envelope id, the same on every retry (deduplicate on it) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: the attempt’s unix seconds, the `t` of x-service-signature */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` keyed with the bytes the secret encodes after `whsec_` (what `new Webhook(secret).verify(body, headers)` of the standardwebhooks libraries checks), a second entry after a space (the previous secret) while a rotated secret has not expired */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The envelope id: the same on every retry
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "certificate.expired";
+                    /** Format: date-time */
+                    createdAt: string;
+                    data: {
+                        certificateId: string;
+                        userId: string;
+                        courseId: string;
+                        expiredAt: string;
                     };
                 };
             };
