@@ -17,6 +17,7 @@ const urls: Record<QueueName, string | undefined> = {
   xapi: config.xapiQueueUrl,
   notifications: config.notificationsQueueUrl,
   exports: config.exportsQueueUrl,
+  ags: config.agsQueueUrl,
 }
 
 const variableOf = (name: QueueName) => `LMS_${name.toUpperCase()}_QUEUE_URL`

@@ -27,6 +27,7 @@ import { getCourse, listModules } from '../../store/courses/courses-store.ts'
 import { getEnrollment, getPairs, pairKey } from '../../store/enrollments/enrollments-store.ts'
 import { getUser } from '../../store/users/users-store.ts'
 import { enroll } from '../enrollments/enrollment-engine.ts'
+import { linkLineItem } from './lti-ags-service.ts'
 import { signAsTool, verifyOwn } from './lti-keys-service.ts'
 import { toolRoute, type ToolUrls, type VerifiedMessage } from './lti-launch-service.ts'
 
@@ -84,6 +85,7 @@ export async function landingPath(
   if (!course) return '/catalog'
   if (course.status === 'published' && !(await enrolledIn(tenant, user, course.id)))
     await enroll(tenant, [{ userId: user.id, courseId: course.id, dueDate: null }], 'app')
+  await linkLineItem(tenant, message, await enrolledIn(tenant, user, course.id))
   return `/learn/${course.id}`
 }
 
