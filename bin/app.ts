@@ -18,7 +18,7 @@ const ctxNumber = (name: string): number | undefined => {
   return n
 }
 const workerConcurrency: Partial<Record<WorkerQueue, number>> = {}
-for (const queue of ['webhooks', 'xapi', 'notifications', 'exports'] as const) {
+for (const queue of ['webhooks', 'xapi', 'notifications', 'exports', 'ags'] as const) {
   const n = ctxNumber(`${queue}Concurrency`)
   if (n !== undefined) workerConcurrency[queue] = n
 }

@@ -18,6 +18,7 @@ const urls: Record<QueueName, string | undefined> = {
   notifications: config.notificationsQueueUrl,
   exports: config.exportsQueueUrl,
   replays: config.webhookReplayQueueUrl,
+  ags: config.agsQueueUrl,
 }
 
 const variableOf = (name: QueueName) => `LMS_${name.toUpperCase()}_QUEUE_URL`

@@ -23,6 +23,7 @@ function pointAtLocalStack(): void {
   process.env.LMS_NOTIFICATIONS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-notifications`
   process.env.LMS_EXPORTS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-exports`
   process.env.LMS_REPLAYS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-replays`
+  process.env.LMS_AGS_QUEUE_URL ||= `http://127.0.0.1:${emulatorPort}/000000000000/lms-ags`
 }
 
 async function main(): Promise<number> {

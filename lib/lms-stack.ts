@@ -80,11 +80,12 @@ export interface ApiThrottle {
 export const defaultApiThrottle: ApiThrottle = { rateLimit: 500, burstLimit: 1000 }
 
 /** The queues that have a worker. */
-export type WorkerQueue = 'webhooks' | 'xapi' | 'notifications' | 'exports' | 'replays'
+export type WorkerQueue = 'webhooks' | 'xapi' | 'notifications' | 'exports' | 'replays' | 'ags'
 
 /**
  * Deliveries to customers' endpoints get a few invocations (each works through its batch);
- * e-mail stays under SES's default send rate; exports are few, long and memory-heavy.
+ * e-mail stays under SES's default send rate; exports are few, long and memory-heavy; LTI scores
+ * are few, and each warm container keeps its own platform tokens (decision 0050).
  */
 export const defaultWorkerConcurrency: Readonly<Record<WorkerQueue, number>> = {
   webhooks: 10,
@@ -93,6 +94,7 @@ export const defaultWorkerConcurrency: Readonly<Record<WorkerQueue, number>> = {
   exports: 2,
   // Replays page slowly on purpose (decision 0048): two pages at once at most, whatever the backlog.
   replays: 2,
+  ags: 2,
 }
 
 /**
@@ -123,6 +125,7 @@ const workerQueues: ReadonlySet<string> = new Set<WorkerQueue>([
   'notifications',
   'exports',
   'replays',
+  'ags',
 ])
 
 /**
@@ -235,6 +238,18 @@ export class LmsStack extends Stack {
       grantSendMessage(webhooks.queue, deliveriesApi)
     }
 
+    // LTI scores (decision 0050): the same shape again; it signs its token requests with the LTI
+    // tool key, so it reads that key's secret (addLtiToolKeySecret) and not the encryption secret.
+    const scores = new QueueWorker(this, 'ags', {
+      entry: join(functionsDir, 'workers', 'ags-score', 'handler.ts'),
+      environment,
+      timeout: Duration.seconds(30),
+      ownQueueUrlVariable: 'LMS_AGS_QUEUE_URL',
+      maxConcurrency: concurrency.ags,
+    })
+    scores.fn.bindTable(this.table, 'readWrite')
+    this.workers.set('ags', scores)
+
     const notifications = addMailWorker(this, {
       environment,
       entry: join(functionsDir, 'workers', 'notification-delivery', 'handler.ts'),
@@ -244,12 +259,13 @@ export class LmsStack extends Stack {
     notifications.worker.fn.bindTable(this.table, 'readWrite')
     this.workers.set('notifications', notifications.worker)
 
-    // The relay and the sweeper fan events out to both queues, and notifications to theirs.
+    // The relay and the sweeper fan events out to the delivery and score queues, and notifications to theirs.
     const relayEnv = {
       ...environment,
       LMS_WEBHOOKS_QUEUE_URL: webhooks.queue.queueUrl,
       LMS_XAPI_QUEUE_URL: statements.queue.queueUrl,
       LMS_NOTIFICATIONS_QUEUE_URL: notifications.worker.queue.queueUrl,
+      LMS_AGS_QUEUE_URL: scores.queue.queueUrl,
     }
     const fanOutWorker = (name: string) => {
       const fn = new RouteGroupFunction(this, `${name}Function`, {
@@ -261,6 +277,7 @@ export class LmsStack extends Stack {
       grantSendMessage(webhooks.queue, fn)
       grantSendMessage(statements.queue, fn)
       grantSendMessage(notifications.worker.queue, fn)
+      grantSendMessage(scores.queue, fn)
       this.watched.push({ name, fn })
       return fn
     }
@@ -345,7 +362,8 @@ export class LmsStack extends Stack {
 
   /**
    * The LTI tool's private signing keys are sealed under a secret of their own, read by the LTI
-   * group alone (decision 0020); the login states and nonces expire through the table's TTL.
+   * group and the AGS score worker, which signs its token requests (decisions 0020, 0050); the
+   * login states and nonces expire through the table's TTL.
    */
   private addLtiToolKeySecret(): void {
     const fn = this.functions.get('lti')
@@ -355,8 +373,11 @@ export class LmsStack extends Stack {
       'Key ring that seals the LTI tool private keys at rest',
       'Rotated by the operator (lms secret rotate --name lti-key, docs/operations.md): a key is added to the ring, never replaced, and lms secret reseal moves the sealed keys.',
     )
-    fn.addEnvironment('LMS_LTI_KEY_SECRET_ARN', secret.secretArn)
-    grantSecretValue(secret, fn)
+    const scores = this.workers.get('ags')?.fn
+    for (const reader of scores ? [fn, scores] : [fn]) {
+      reader.addEnvironment('LMS_LTI_KEY_SECRET_ARN', secret.secretArn)
+      grantSecretValue(secret, reader)
+    }
   }
 
   /**

@@ -75,6 +75,8 @@ async function main(): Promise<void> {
   if (notifications) process.env.LMS_NOTIFICATIONS_QUEUE_URL = notifications.url
   const exportsQueue = stores.queues.exports
   if (exportsQueue) process.env.LMS_EXPORTS_QUEUE_URL = exportsQueue.url
+  const agsQueue = stores.queues.ags
+  if (agsQueue) process.env.LMS_AGS_QUEUE_URL = agsQueue.url
 
   if (iamCheck) {
     const { startLocalIamCheck } = await import('./iam/local-iam-check.ts')

@@ -6,6 +6,7 @@ import { handler as sweeper } from '../functions/workers/outbox-sweeper/handler.
 import { handler as xapiWorker } from '../functions/workers/xapi-delivery/handler.ts'
 import { handler as notificationWorker } from '../functions/workers/notification-delivery/handler.ts'
 import { handler as exportWorker } from '../functions/workers/export-build/handler.ts'
+import { handler as agsWorker } from '../functions/workers/ags-score/handler.ts'
 import { asFunction } from './iam/invocation.ts'
 import { startQueuePoller } from './queue-poller.ts'
 import { startJobScheduler } from './scheduler.ts'
@@ -43,6 +44,7 @@ export function startWorkers(options: {
     { queue: stores.queues.xapi, handler: asFunction('xapi-worker', xapiWorker) },
     { queue: stores.queues.notifications, handler: asFunction('notifications-worker', notificationWorker) },
     { queue: stores.queues.exports, handler: asFunction('exports-worker', exportWorker) },
+    { queue: stores.queues.ags, handler: asFunction('ags-worker', agsWorker) },
   ]
   for (const { queue, handler, ...options } of pollers) {
     if (!queue) continue

@@ -98,6 +98,9 @@ export interface Config {
   readonly xapiRetryDelays: readonly number[]
   readonly xapiTimeoutMs: number
   readonly xapiQueueUrl: string | undefined
+  /** Seconds before AGS score attempts 2..5 (decision 0050; shortened in tests). */
+  readonly agsRetryDelays: readonly number[]
+  readonly agsQueueUrl: string | undefined
   /** How old an unrelayed outbox event must be before the sweeper relays it (the stream's backstop). */
   readonly outboxSweepAfterMs: number
   /** The billing orchestrator's secret (local); unset with no ARN either: the billing route answers 401. */
@@ -197,6 +200,8 @@ function readConfig(): Config {
     xapiRetryDelays: delays('LMS_XAPI_RETRY_DELAYS', [30, 60, 120, 240]),
     xapiTimeoutMs: int('LMS_XAPI_TIMEOUT_MS', 10_000),
     xapiQueueUrl: optional('LMS_XAPI_QUEUE_URL'),
+    agsRetryDelays: delays('LMS_AGS_RETRY_DELAYS', [30, 60, 120, 240]),
+    agsQueueUrl: optional('LMS_AGS_QUEUE_URL'),
     outboxSweepAfterMs: int('LMS_OUTBOX_SWEEP_AFTER_MS', 60_000),
     platformMetricsSecret: optional('LMS_PLATFORM_METRICS_SECRET'),
     platformMetricsSecretFile: optional('LMS_PLATFORM_METRICS_SECRET_FILE'),

@@ -2,13 +2,20 @@
  * An LTI 1.3 platform written for the tests: its own RS256 key pair and JWKS served on loopback,
  * an OIDC authorization endpoint that answers the tool's redirect with a form_post of a signed
  * id_token (as a browser would receive it), a deep-linking return endpoint that verifies the tool's
- * response against the tool's JWKS, and a start page that begins a third-party-initiated login.
+ * response against the tool's JWKS, a start page that begins a third-party-initiated login, and
+ * Assignment and Grade Services: a token endpoint that verifies the tool's client assertion against
+ * the tool's JWKS (fetched from its URL) and line items whose `/scores` record what is posted.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { lookup } from 'node:dns'
+import { Agent } from 'undici'
+import { inject } from 'vitest'
 import {
   createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
   exportJWK,
   exportSPKI,
   generateKeyPair,
@@ -30,7 +37,24 @@ export const LTI = {
   deepLinkingSettings: 'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings',
   contentItems: 'https://purl.imsglobal.org/spec/lti-dl/claim/content_items',
   data: 'https://purl.imsglobal.org/spec/lti-dl/claim/data',
+  ags: 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint',
 } as const
+
+export const AGS_SCORE_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/score'
+
+/** A score the line item's `/scores` endpoint accepted, with the line item and the request's content type. */
+export interface PostedScore {
+  readonly lineItem: string
+  readonly contentType: string | undefined
+  readonly body: {
+    readonly userId: string
+    readonly scoreGiven: number
+    readonly scoreMaximum: number
+    readonly activityProgress: string
+    readonly gradingProgress: string
+    readonly timestamp: string
+  }
+}
 
 export interface DeepLinkReturn {
   readonly payload: JWTPayload & Record<string, unknown>
@@ -58,6 +82,15 @@ export interface Platform {
   jwksFetches: number
   /** More endpoints of the platform (lti-dynamic-registration.ts): true when it answered the request. */
   extra?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>
+  /** The token endpoint (client credentials with a client assertion) and the tokens it gave. */
+  readonly tokenUrl: string
+  readonly tokenRequests: { readonly scope: string | null }[]
+  /** A line item's URL (its scores are posted to `<url>/scores`). */
+  lineItemUrl(id: string): string
+  /** Scores accepted, in arrival order. */
+  readonly scores: PostedScore[]
+  /** The next this many score posts are answered 500 (and not recorded). */
+  failNextScores: number
   close(): Promise<void>
 }
 
@@ -120,8 +153,14 @@ export async function startPlatform(options: { issuerAtBase?: boolean } = {}): P
     returns,
     toolJwks: undefined,
     jwksFetches: 0,
+    tokenUrl: '',
+    tokenRequests: [],
+    lineItemUrl: () => '',
+    scores: [],
+    failNextScores: 0,
     close: async () => undefined,
   }
+  const issuedTokens = new Set<string>()
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -180,6 +219,47 @@ export async function startPlatform(options: { issuerAtBase?: boolean } = {}): P
         return res.end('<!doctype html><p id="returned">Content selected</p>')
       }
       if (await platform.extra?.(req, res, url)) return
+      if (url.pathname === '/token' && req.method === 'POST') {
+        const form = new URLSearchParams(await readBody(req))
+        const refused = await clientAssertionProblem(platform, form)
+        if (refused) {
+          res.writeHead(401, { 'content-type': 'application/json' })
+          return res.end(JSON.stringify({ error: 'invalid_client', error_description: refused }))
+        }
+        platform.tokenRequests.push({ scope: form.get('scope') })
+        const token = randomBytes(16).toString('hex')
+        issuedTokens.add(token)
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return res.end(
+          JSON.stringify({
+            access_token: token,
+            token_type: 'Bearer',
+            expires_in: 3600,
+            scope: form.get('scope'),
+          }),
+        )
+      }
+      const scores = /^\/lineitems\/([\w-]+)\/scores$/.exec(url.pathname)
+      if (scores && req.method === 'POST') {
+        const body = await readBody(req)
+        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
+        if (!bearer || !issuedTokens.has(bearer)) {
+          res.writeHead(401)
+          return res.end()
+        }
+        if (platform.failNextScores > 0) {
+          platform.failNextScores -= 1
+          res.writeHead(500)
+          return res.end()
+        }
+        platform.scores.push({
+          lineItem: platform.lineItemUrl(scores[1] ?? ''),
+          contentType: req.headers['content-type'],
+          body: JSON.parse(body) as PostedScore['body'],
+        })
+        res.writeHead(204)
+        return res.end()
+      }
       res.writeHead(404)
       res.end()
     })().catch(() => {
@@ -197,12 +277,61 @@ export async function startPlatform(options: { issuerAtBase?: boolean } = {}): P
     jwksUrl: `${base}/jwks`,
     authUrl: `${base}/auth`,
     returnUrl: `${base}/return`,
+    tokenUrl: `${base}/token`,
+    lineItemUrl: (id: string) => `${base}/lineitems/${id}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   })
+}
+
+/**
+ * Connects `<slug>.localhost` to the stack's gateway (the system resolver does not know those
+ * names), so the platform fetches the tool's JWKS from its own URL as a platform would.
+ */
+const toGateway = new Agent({
+  connect: {
+    lookup: (hostname, options, callback) =>
+      lookup(
+        hostname.endsWith('.localhost') ? new URL(inject('gatewayUrl')).hostname : hostname,
+        options,
+        callback,
+      ),
+  },
+})
+
+/**
+ * Why the token request is refused, or undefined: the client-credentials grant with a JWT
+ * assertion that the tool's JWKS verifies (iss = sub = client id, aud = the token URL, jti, exp).
+ */
+async function clientAssertionProblem(
+  platform: Platform,
+  form: URLSearchParams,
+): Promise<string | undefined> {
+  if (form.get('grant_type') !== 'client_credentials') return 'grant_type'
+  if (form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
+    return 'client_assertion_type'
+  const tool = platform.toolJwks
+  if (!tool) return 'toolJwks is not set'
+  const jwksUrl = new URL(tool.url)
+  jwksUrl.host = `${tool.host}:${new URL(inject('gatewayUrl')).port}`
+  const jwks = createRemoteJWKSet(jwksUrl, {
+    [customFetch]: (url, options) => fetch(url, { ...options, dispatcher: toGateway } as RequestInit),
+  })
+  try {
+    const { payload } = await jwtVerify(form.get('client_assertion') ?? '', jwks, {
+      issuer: platform.clientId,
+      subject: platform.clientId,
+      audience: platform.tokenUrl,
+      algorithms: ['RS256'],
+      requiredClaims: ['jti', 'exp', 'iat'],
+    })
+    return payload.jti ? undefined : 'jti'
+  } catch (err) {
+    return err instanceof Error ? err.name : 'assertion'
+  }
 }
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }

@@ -78,6 +78,7 @@ async function boot(): Promise<{ ready: ReadyLine; dynamoPort: number; emulatorP
       LMS_WEBHOOK_TIMEOUT_MS: '1500',
       LMS_XAPI_RETRY_DELAYS: '1,1,1,1',
       LMS_XAPI_TIMEOUT_MS: '1500',
+      LMS_AGS_RETRY_DELAYS: '1,1,1,1',
       // Contact requests are forwarded here (the mail sink shows them).
       LMS_OPERATOR_EMAIL: 'operators@lms.test',
       // Every AWS call of a function is checked against its grants in the synthesized template.

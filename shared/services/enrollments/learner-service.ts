@@ -88,6 +88,8 @@ function learningEvents(
           score: moduleState.score,
           success: reported.success ?? null,
           attempt: attempt?.passed ? score : null,
+          // The enrollment's progress after it: the LTI score it makes (decision 0050).
+          progressPercent: after.progressPercent,
         },
         change.at,
       ),

@@ -30,6 +30,7 @@ import { getUser } from '../../store/users/users-store.ts'
 import { enroll } from '../enrollments/enrollment-engine.ts'
 import { recordActivity } from '../enrollments/learner-service.ts'
 import { recordLogin } from '../users/users-service.ts'
+import { linkLineItem } from './lti-ags-service.ts'
 import { signAsTool, verifyOwn } from './lti-keys-service.ts'
 import { toolRoute, type ToolUrls, type VerifiedMessage } from './lti-launch-service.ts'
 
@@ -95,6 +96,7 @@ export async function landingPath(
   if (!course) return '/catalog'
   if (course.status === 'published' && !(await enrolledIn(tenant, user, course.id)))
     await enroll(tenant, [{ userId: user.id, courseId: course.id, dueDate: null }], 'app')
+  await linkLineItem(tenant, message, await enrolledIn(tenant, user, course.id))
   return `/learn/${course.id}`
 }
 

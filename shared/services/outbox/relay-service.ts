@@ -1,6 +1,6 @@
 /**
  * Relaying the outbox, events and notifications alike: an event is fanned out to webhook
- * deliveries and record-store statements, a notification goes onto the notifications queue; then
+ * deliveries, record-store statements and LTI scores, a notification goes onto the notifications queue; then
  * the item leaves the pending index. The stream relay does this as items are written; the sweeper
  * does it for any the stream has not relayed after a while (a relay that was down, a local stack
  * killed mid-write), so what is saved is sent. Both may relay the same item: every hand-on is
@@ -21,6 +21,7 @@ import { oncePerBatch } from '../core/batch-reads.ts'
 import { queueNotification } from '../deliveries/mail-service.ts'
 import { fanOut, listLiveEndpoints } from '../deliveries/webhooks-service.ts'
 import { fanOutStatements } from '../deliveries/xapi-service.ts'
+import { fanOutScores } from '../lti/lti-ags-service.ts'
 import { tenantById } from '../tenants/tenant-cache.ts'
 
 export type { OutboxEntry }
@@ -40,10 +41,11 @@ type RelayReads = ReturnType<typeof relayReads>
 /** Every fan-out target of one event (each idempotent), before the event is marked relayed. */
 async function fanOutEvent(pending: PendingEvent, at: string, reads: RelayReads) {
   const tenant = await tenantById(pending.tenantId)
-  if (!tenant) return { deliveries: 0, statements: 0 }
+  if (!tenant) return { deliveries: 0, statements: 0, scores: 0 }
   return {
     deliveries: await fanOut(tenant, pending.event, at, reads.liveEndpoints),
     statements: await fanOutStatements(tenant, pending, at),
+    scores: await fanOutScores(tenant, pending),
   }
 }
 

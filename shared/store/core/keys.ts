@@ -198,6 +198,8 @@ export const keys = {
   ltiToolKeyPrefix: 'LTIKEY#',
   /** Which tool key signs, which is published next, which retired keys stay published. */
   ltiKeyRing: (t: TenantContext): Key => ({ pk: tp(t), sk: 'LTIKEYRING' }),
+  /** The AGS line item an enrollment's launch named, where its scores go (decision 0050). */
+  ltiAgsLink: (t: TenantContext, enrollmentId: string): Key => ({ pk: tp(t), sk: `LTIAGS#${enrollmentId}` }),
   skillDomain: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `SKILLDOMAIN#${id}` }),
   skillDomainPrefix: 'SKILLDOMAIN#',
   skill: (t: TenantContext, id: string): Key => ({ pk: tp(t), sk: `SKILL#${id}` }),

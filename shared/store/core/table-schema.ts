@@ -20,7 +20,7 @@ export const tableSchema = {
 } as const
 
 /** Queues of the workers (each with a dead-letter queue), the exports and the content bucket. */
-export const queueNames = ['exports', 'webhooks', 'xapi', 'notifications', 'replays'] as const
+export const queueNames = ['exports', 'webhooks', 'xapi', 'notifications', 'replays', 'ags'] as const
 export const deadLetterSuffix = '-dlq'
 export const exportsBucketName = 'lms-exports'
 /** Module packages (archive ZIPs), uploaded in the app and downloaded through pre-signed URLs. */

@@ -258,6 +258,7 @@ describe('Construct: LmsStack', () => {
       'scheduled-jobs',
       'export-build',
       'migrations',
+      'ags-score',
     ]
     template.resourceCountIs('AWS::Lambda::Function', routeGroups.length + workers.length)
     expect(Object.keys(matching)).toHaveLength(routeGroups.length + workers.length)
@@ -295,7 +296,7 @@ describe('Construct: LmsStack', () => {
       Object.entries(template.findResources('AWS::SQS::Queue')).find(
         ([, q]) => (q as { Properties: { QueueName?: string } }).Properties.QueueName === name,
       )?.[0]
-    for (const name of ['lms-webhooks', 'lms-xapi', 'lms-notifications']) {
+    for (const name of ['lms-webhooks', 'lms-xapi', 'lms-notifications', 'lms-ags']) {
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -482,6 +483,8 @@ describe('Construct: LmsStack', () => {
       'lms-notifications-dlq': 'notificationsDlq67B24828',
       'lms-replays': 'replaysQueue59F886BB',
       'lms-replays-dlq': 'replaysDlq926BBB05',
+      'lms-ags': 'agsQueueB99AE772',
+      'lms-ags-dlq': 'agsDlqFBF2209F',
     })
   })
 
@@ -549,6 +552,53 @@ describe('Construct: LmsStack', () => {
       expect(Object.keys(fn?.Properties.Environment.Variables), queue).toEqual(
         expect.arrayContaining([variable, 'LMS_ENCRYPTION_SECRET_ARN', 'LMS_TABLE_NAME']),
       )
+    }
+  })
+
+  it('lets the AGS score worker send to its own queue only and read the LTI tool-key secret only (decision 0050); the relay and sweeper send to its queue', () => {
+    // Prepare
+    const { stack, template } = synth('withCertificateArn')
+    const queueId = (name: string) =>
+      Object.entries(template.findResources('AWS::SQS::Queue')).find(
+        ([, q]) => q.Properties.QueueName === name,
+      )?.[0]
+    const ltiSecret = Object.keys(template.findResources('AWS::SecretsManager::Secret')).find((id) =>
+      id.startsWith('LtiToolKeySecret'),
+    )
+    const statementsOf = (fnId: string) => {
+      const fn = template.findResources('AWS::Lambda::Function')[fnId]
+      const roleId: unknown = fn?.Properties?.Role?.['Fn::GetAtt']?.[0]
+      return Object.values(template.findResources('AWS::IAM::Policy'))
+        .filter((p) => (p.Properties.Roles as { Ref: unknown }[]).some((r) => r.Ref === roleId))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[])
+    }
+    const sendsTo = (fnId: string) =>
+      statementsOf(fnId)
+        .filter((s) => allows(actionsOf(s), 'sqs:SendMessage'))
+        .map((s) => s.Resource)
+
+    // Act
+    const worker = stack.node.findChild('ags') as QueueWorker
+    const fnId = logicalId(stack, worker.fn.node.defaultChild)
+    const env = template.findResources('AWS::Lambda::Function')[fnId]?.Properties.Environment.Variables
+
+    // Assess
+    expect(sendsTo(fnId)).toEqual([{ 'Fn::GetAtt': [queueId('lms-ags'), 'Arn'] }])
+    expect(
+      statementsOf(fnId)
+        .filter((s) => allows(actionsOf(s), 'secretsmanager:GetSecretValue'))
+        .map((s) => s.Resource),
+    ).toEqual([{ Ref: ltiSecret }])
+    expect(Object.keys(env)).toEqual(
+      expect.arrayContaining(['LMS_AGS_QUEUE_URL', 'LMS_LTI_KEY_SECRET_ARN', 'LMS_TABLE_NAME']),
+    )
+    expect('LMS_ENCRYPTION_SECRET_ARN' in env).toBe(false)
+    for (const name of ['outbox-relay', 'outbox-sweeper']) {
+      const relayId = logicalId(
+        stack,
+        (stack.namedFunctions.get(name) as QueueWorker['fn']).node.defaultChild,
+      )
+      expect(sendsTo(relayId), name).toContainEqual({ 'Fn::GetAtt': [queueId('lms-ags'), 'Arn'] })
     }
   })
 

@@ -1,0 +1,79 @@
+/**
+ * The AGS link of an enrollment (decision 0050): the line item, the platform user (`sub`) and the
+ * registration of the launch that named it, and the mark of the latest score claimed for it.
+ */
+import * as v from 'valibot'
+import type { TenantContext } from '../../domain/tenants/tenant.ts'
+import { conditionally, getItem, updateItem } from '../core/db.ts'
+import { defineEntity, field } from '../core/entity.ts'
+import { cond, updateExpression } from '../core/expression.ts'
+import { keys } from '../core/keys.ts'
+
+export interface AgsLink {
+  readonly enrollmentId: string
+  readonly registrationId: string
+  /** The platform's user id (the launch's `sub`): the score's `userId`. */
+  readonly sub: string
+  readonly lineItem: string
+  readonly linkedAt: string
+}
+
+const agsLinkEntity = defineEntity(
+  'lti_ags_link',
+  {
+    enrollmentId: field('enrollment_id', v.string()),
+    registrationId: field('registration_id', v.string()),
+    sub: field('sub', v.string()),
+    lineItem: field('lineitem', v.string()),
+    linkedAt: field('linked_at', v.string()),
+  },
+  { key: (tenant: TenantContext, l) => keys.ltiAgsLink(tenant, l.enrollmentId) },
+)
+
+export const agsParams = {
+  /** Every launch sets the link as it names it; the score mark (another writer's) stays. */
+  keep: (tenant: TenantContext, link: AgsLink) => ({
+    Key: keys.ltiAgsLink(tenant, link.enrollmentId),
+    ...updateExpression({ set: { type: agsLinkEntity.type, ...agsLinkEntity.encode(link) } }),
+  }),
+
+  /**
+   * Claims the post of a score whose mark (shared/domain/lti/ags.ts scoreMark) is not below the
+   * latest claimed for this line item: a retry of the same score passes, a late "in progress"
+   * after a completion does not. A link gone, or moved to another line item, starts afresh.
+   */
+  claimScore: (tenant: TenantContext, enrollmentId: string, lineItem: string, mark: string) => ({
+    Key: keys.ltiAgsLink(tenant, enrollmentId),
+    ...updateExpression(
+      { set: { scored_mark: mark, scored_lineitem: lineItem } },
+      cond.and(
+        cond.exists(),
+        cond.eq('lineitem', lineItem),
+        cond.or(
+          cond.notExists('scored_mark'),
+          cond.ne('scored_lineitem', lineItem),
+          cond.le('scored_mark', mark),
+        ),
+      ),
+    ),
+  }),
+}
+
+export async function keepAgsLink(tenant: TenantContext, link: AgsLink): Promise<void> {
+  await updateItem(agsParams.keep(tenant, link))
+}
+
+export async function getAgsLink(tenant: TenantContext, enrollmentId: string): Promise<AgsLink | undefined> {
+  const item = await getItem(keys.ltiAgsLink(tenant, enrollmentId), { ConsistentRead: true })
+  return item ? agsLinkEntity.decode(item) : undefined
+}
+
+/** @returns false when the score is superseded, or the link is gone or names another line item now */
+export function claimScore(
+  tenant: TenantContext,
+  enrollmentId: string,
+  lineItem: string,
+  mark: string,
+): Promise<boolean> {
+  return conditionally(updateItem(agsParams.claimScore(tenant, enrollmentId, lineItem, mark)))
+}

@@ -1,0 +1,156 @@
+/**
+ * LTI Assignment and Grade Services (decision 0050), against the platform written in the tests
+ * (test/helpers/lti-platform.ts): a launch whose AGS claim names a line item links the enrollment
+ * to it; each module completed posts the progress, the completion posts the final score, with a
+ * token from the platform's token endpoint (which verifies our client assertion against our JWKS),
+ * kept for later posts; a post the platform fails is tried again.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
+import { course } from '../helpers/learning.ts'
+import {
+  AGS_SCORE_SCOPE,
+  launchClaims,
+  LTI,
+  postForm,
+  startLogin,
+  startPlatform,
+  type Platform,
+  type PostedScore,
+} from '../helpers/lti-platform.ts'
+import { untilAllRelayed } from '../helpers/outbox.ts'
+import { newTenant, type TestTenant } from '../helpers/tenants.ts'
+import { until } from '../helpers/until.ts'
+
+let t: TestTenant
+let platform: Platform
+let host: string
+let courseId: string
+let moduleIds: string[]
+
+beforeEach(async () => {
+  t = await newTenant('growth')
+  platform = await startPlatform()
+  host = `${t.slug}.localhost`
+  platform.toolJwks = { url: `http://${host}/api/v1/lti/.well-known/jwks.json`, host }
+  const c = await course(t, {
+    modules: ['One', 'Two', 'Three'].map((title) => ({ title, module_type: 'video' })),
+  })
+  courseId = c.id
+  moduleIds = c.modules.map((m) => m.id)
+  const registration = await register(t.tenant, {
+    issuer: platform.issuer,
+    clientId: platform.clientId,
+    jwksUrl: platform.jwksUrl,
+    authUrl: platform.authUrl,
+    tokenUrl: platform.tokenUrl,
+  })
+  await addDeployment(t.tenant, registration.id, 'deployment-1', courseId)
+})
+
+afterEach(() => platform.close())
+
+const agsClaim = (lineItem: string) => ({
+  [LTI.ags]: {
+    scope: [AGS_SCORE_SCOPE, 'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly'],
+    lineitem: lineItem,
+    lineitems: `${platform.base}/lineitems`,
+  },
+})
+
+/** A launch into the deployment's course. @returns the platform user (`sub`) and their enrollment */
+async function launch(extra: Record<string, unknown> = {}): Promise<{ sub: string; enrollmentId: string }> {
+  const before = await enrollmentIds()
+  const login = await startLogin(host, platform, `http://${host}/api/v1/lti/launch`)
+  const claims = launchClaims(platform, login.nonce, extra)
+  const reply = await postForm(
+    host,
+    '/api/v1/lti/launch',
+    { id_token: await platform.sign(claims), state: login.state },
+    login.cookie,
+  )
+  expect(String(reply.headers.location)).toBe(`http://${host}/learn/${courseId}`)
+  const made = (await enrollmentIds()).filter((id) => !before.includes(id))
+  expect(made).toHaveLength(1)
+  return { sub: String(claims.sub), enrollmentId: made[0] ?? '' }
+}
+
+async function enrollmentIds(): Promise<string[]> {
+  const r = await t.api.get(`/api/v1/courses/${courseId}/enrollments`)
+  expect(r.status).toBe(200)
+  return (r.body.data as { id: string }[]).map((e) => e.id)
+}
+
+const complete = (enrollmentId: string, i: number) =>
+  recordActivity(t.tenant, enrollmentId, { moduleId: moduleIds[i] ?? '', kind: 'complete' })
+
+const scoresOf = (sub: string, count: number): Promise<PostedScore[]> =>
+  until(
+    async () => platform.scores.filter((s) => s.body.userId === sub),
+    (found) => found.length >= count,
+  )
+
+describe('AGS score passback', () => {
+  it('posts the progress of each module, then the completion as fully graded, with one token for every post', async () => {
+    // Prepare
+    const lineItem = platform.lineItemUrl('grades-1')
+    const { sub, enrollmentId } = await launch(agsClaim(lineItem))
+
+    // Act + Assess: one score per module completed, in order
+    await complete(enrollmentId, 0)
+    await scoresOf(sub, 1)
+    await complete(enrollmentId, 1)
+    await scoresOf(sub, 2)
+    await complete(enrollmentId, 2)
+    const scores = await scoresOf(sub, 3)
+
+    expect(scores.map((s) => s.lineItem)).toEqual([lineItem, lineItem, lineItem])
+    expect(scores.map((s) => s.contentType)).toEqual(Array(3).fill('application/vnd.ims.lis.v1.score+json'))
+    expect(scores.map((s) => s.body)).toEqual([
+      expect.objectContaining({ scoreGiven: 33, activityProgress: 'InProgress', gradingProgress: 'Pending' }),
+      expect.objectContaining({ scoreGiven: 67, activityProgress: 'InProgress', gradingProgress: 'Pending' }),
+      expect.objectContaining({
+        scoreGiven: 100,
+        activityProgress: 'Completed',
+        gradingProgress: 'FullyGraded',
+      }),
+    ])
+    for (const s of scores) expect(s.body).toMatchObject({ userId: sub, scoreMaximum: 100 })
+    const times = scores.map((s) => s.body.timestamp)
+    expect([...times].sort()).toEqual(times)
+    const completedAt = (await t.api.get(`/api/v1/enrollments/${enrollmentId}`)).body.data.completed_at
+    expect(times[2]).toBe(completedAt)
+    // The platform verified each token request's assertion against our JWKS; one token served all.
+    expect(platform.tokenRequests).toEqual([{ scope: AGS_SCORE_SCOPE }])
+  })
+
+  it('tries a post the platform answered 500 again, and delivers it', async () => {
+    // Prepare
+    const { sub, enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-2')))
+    platform.failNextScores = 1
+
+    // Act
+    await complete(enrollmentId, 0)
+
+    // Assess
+    const [score] = await scoresOf(sub, 1)
+    expect(platform.failNextScores).toBe(0)
+    expect(score?.body).toMatchObject({ userId: sub, scoreGiven: 33, activityProgress: 'InProgress' })
+  })
+
+  it('posts nothing for a launch without the AGS claim (a later linked learner is scored)', async () => {
+    // Prepare: a learner launched without the claim completes the course
+    const unlinked = await launch()
+    for (const i of [0, 1, 2]) await complete(unlinked.enrollmentId, i)
+    await untilAllRelayed(t.tenant)
+
+    // Act: a learner launched with it, after every event of the first was handed on
+    const linked = await launch(agsClaim(platform.lineItemUrl('grades-3')))
+    await complete(linked.enrollmentId, 0)
+
+    // Assess
+    await scoresOf(linked.sub, 1)
+    expect(platform.scores.map((s) => s.body.userId)).toEqual([linked.sub])
+  })
+})
