@@ -451,12 +451,12 @@ describe('Construct: LmsStack', () => {
         RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
       })
     }
-    expect(queueNames).toHaveLength(5)
+    expect(queueNames).toHaveLength(6)
     const redriven = template.findResources('AWS::SQS::Queue', {
       Properties: { RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) },
     })
-    expect(Object.keys(redriven)).toHaveLength(5)
-    template.resourceCountIs('AWS::SQS::Queue', 10)
+    expect(Object.keys(redriven)).toHaveLength(6)
+    template.resourceCountIs('AWS::SQS::Queue', 12)
   })
 
   it('keeps every queue under the logical id a deployed stack has it (a named queue cannot be replaced)', () => {
@@ -948,7 +948,7 @@ describe('Construct: LmsStack (least privilege, read as the local IAM check read
     )
 
     // Assess
-    expect(policies.size).toBe(24)
+    expect(policies.size).toBe(25)
     expect(ungranted).toEqual([])
   })
 

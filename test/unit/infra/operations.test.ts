@@ -22,7 +22,7 @@ const baseProps: LmsStackProps = {
   serviceHost: 'lms.example.org',
   corporateOrigin: 'https://www.example.org',
 }
-const workerQueues: readonly WorkerQueue[] = ['webhooks', 'xapi', 'notifications', 'exports', 'ags']
+const workerQueues: readonly WorkerQueue[] = ['webhooks', 'xapi', 'notifications', 'exports', 'replays', 'ags']
 
 const outdirs: string[] = []
 const cache = new Map<string, { stack: LmsStack; template: Template }>()
@@ -186,7 +186,7 @@ describe('Construct: LmsStack, alarms', () => {
     const functionIds = Object.keys(template.findResources('AWS::Lambda::Function'))
 
     // Act + Assess
-    expect(functionIds).toHaveLength(24)
+    expect(functionIds).toHaveLength(25)
     for (const id of functionIds) {
       expectOneAlarm(template, ['AWS/Lambda', 'Errors', { Ref: id }], 0, 1)
       expectOneAlarm(template, ['AWS/Lambda', 'Throttles', { Ref: id }], 0, 1)
@@ -259,12 +259,12 @@ describe('Construct: LmsStack, alarms', () => {
     template.resourceCountIs('AWS::SES::ConfigurationSet', 1)
   })
 
-  it('makes 66 alarms: 2 a function, 2 a worker queue, 2 for the API, 2 for the table, 2 for SES, 1 for the relay, 1 for the outbox', () => {
+  it('makes 70 alarms: 2 a function, 2 a worker queue, 2 for the API, 2 for the table, 2 for SES, 1 for the relay, 1 for the outbox', () => {
     // Act
     const { template } = synth()
 
     // Assess
-    expect(alarmsOf(template)).toHaveLength(24 * 2 + 5 * 2 + 2 + 2 + 2 + 1 + 1)
+    expect(alarmsOf(template)).toHaveLength(25 * 2 + 6 * 2 + 2 + 2 + 2 + 1 + 1)
   })
 
   it('draws one dashboard and outputs its name with the alarm topic', () => {
@@ -302,7 +302,7 @@ describe('Construct: LmsStack, logs and limits', () => {
 
     // Assess
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'))
-    expect(functions).toHaveLength(24)
+    expect(functions).toHaveLength(25)
     for (const [id, fn] of functions)
       expect(fn.Properties.LoggingConfig, id).toMatchObject({ LogFormat: 'JSON' })
   })
