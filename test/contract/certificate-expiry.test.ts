@@ -130,4 +130,40 @@ describe('CLI: lms jobs run certificate-expiry', () => {
       `Votre certificat du cours ${c.title} expire dans 7 jours`,
     )
   })
+
+  it('sends a run that missed the 30-day notice only the 7-day one, and nothing more at a later run in the same window', async () => {
+    // Prepare
+    const t = await newTenant()
+    const r = await startReceiver()
+    await createEndpoint(t.tenant, `${r.url}/hook`, ['certificate.expiring', 'user.created'])
+    const c = await course(t, {
+      modules: [{ title: 'V', module_type: 'video' }],
+      settings: { certificateValidityDays: 90 },
+    })
+    const learner = await user(t)
+    await r.waitFor(1)
+    const completedAt = new Date().toISOString()
+    const e = await enroll(t, learner.id, c.id)
+    await recordActivity(t.tenant, e.id, {
+      moduleId: c.modules[0]?.id ?? '',
+      kind: 'complete',
+      at: completedAt,
+    })
+    const expiresAt = new Date(Date.parse(completedAt) + 90 * DAY).toISOString()
+
+    // Act: the first run is 5 days before the expiry, the next 3 days before
+    await runJob(before(expiresAt, 5))
+    await runJob(before(expiresAt, 3))
+    const last = await user(t)
+    await until(
+      async () => envelopes(r.requests),
+      (l) => l.some((x) => x.event === 'user.created' && x.data.userId === last.id),
+    )
+
+    // Assess
+    const notices = envelopes(r.requests).filter((x) => x.event === 'certificate.expiring')
+    expect(notices.map((x) => x.data)).toEqual([
+      expect.objectContaining({ userId: learner.id, courseId: c.id, expiresAt, daysLeft: 5 }),
+    ])
+  })
 })
