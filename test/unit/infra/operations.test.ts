@@ -22,7 +22,14 @@ const baseProps: LmsStackProps = {
   serviceHost: 'lms.example.org',
   corporateOrigin: 'https://www.example.org',
 }
-const workerQueues: readonly WorkerQueue[] = ['webhooks', 'xapi', 'notifications', 'exports', 'replays', 'ags']
+const workerQueues: readonly WorkerQueue[] = [
+  'webhooks',
+  'xapi',
+  'notifications',
+  'exports',
+  'replays',
+  'ags',
+]
 
 const outdirs: string[] = []
 const cache = new Map<string, { stack: LmsStack; template: Template }>()
