@@ -51,7 +51,14 @@ describe('CLI: dlq list and redrive', () => {
 
     // Act + Assess: the list shows it
     const before = await deadLetters()
-    expect(before.map((q) => q.queue).sort()).toEqual(['ags', 'exports', 'notifications', 'webhooks', 'xapi'])
+    expect(before.map((q) => q.queue).sort()).toEqual([
+      'ags',
+      'exports',
+      'notifications',
+      'replays',
+      'webhooks',
+      'xapi',
+    ])
     const notifications = before.find((q) => q.queue === 'notifications')
     expect(notifications?.messages).toBeGreaterThanOrEqual(1)
     expect(notifications?.dead_letter_queue_arn).toMatch(/:lms-notifications-dlq$/)
@@ -77,6 +84,8 @@ describe('CLI: dlq list and redrive', () => {
 
     expect(out.code).not.toBe(0)
     expect(out.json.error).toMatchObject({ code: 400 })
-    expect(out.json.error.message).toContain('--queue takes exports, webhooks, xapi, notifications, ags')
+    expect(out.json.error.message).toContain(
+      '--queue takes exports, webhooks, xapi, notifications, replays, ags',
+    )
   })
 })
