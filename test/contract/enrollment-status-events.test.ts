@@ -35,6 +35,8 @@ describe('Webhook event: enrollment.status_changed', () => {
     // Prepare: one seat, a waitlist, approval, and access ending 30 days after it begins
     const t = await newTenant()
     const [a, b, c] = [await user(t), await user(t), await user(t)]
+    // Their user.created events are relayed before the endpoints exist, so no endpoint hears of them.
+    await untilAllRelayed(t.tenant)
     const r = await startReceiver()
     const other = await startReceiver()
     await endpointOverApi(t, `${r.url}/status`, [STATUS_CHANGED])
