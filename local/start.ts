@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     process.stdout.write(`demo tenant: ${demo.slug}  admin API key (shown once): ${demo.key}\n`)
   }
   process.stdout.write(
-    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint, webhooksQueue: webhooks?.url, xapiQueue: xapi?.url, notificationsQueue: notifications?.url, exportsQueue: exportsQueue?.url })}\n`,
+    `${JSON.stringify({ msg: 'ready', url, dynamodb: stores.dynamoEndpoint, emulator: stores.emulatorEndpoint, ...queueUrls(stores.queues) })}\n`,
   )
   process.stdout.write(`lms listening on ${url} (tenants at <slug>.${serviceHost})\n`)
 }
@@ -117,3 +117,8 @@ main().catch((err: unknown) => {
   process.stderr.write(`lms: could not start: ${err instanceof Error ? err.message : String(err)}\n`)
   process.exit(1)
 })
+
+/** Every worker queue's URL on the ready line, as `<name>Queue` (e.g. `webhooksQueue`, `agsQueue`). */
+function queueUrls(queues: Readonly<Record<string, { url: string }>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(queues).map(([name, q]) => [`${name}Queue`, q.url]))
+}
