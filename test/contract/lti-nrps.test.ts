@@ -152,6 +152,15 @@ describe('NRPS roster sync: lms lti roster sync', () => {
     expect((await enrolled()).size).toBe(3)
   })
 
+  it('lms lti roster sync --help prints its flags and exits 0', async () => {
+    // Act
+    const r = await lms('lti', 'roster', 'sync', '--help')
+
+    // Assess
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('--tenant S --registration ID --context CONTEXT_ID')
+  })
+
   it('says what is missing, and exits non-zero, when no memberships URL is known for the context', async () => {
     // Act
     const r = await sync('ctx-never-launched', false)

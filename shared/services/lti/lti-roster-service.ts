@@ -199,7 +199,8 @@ async function settleStep(run: Run, learners: readonly Member[], tally: Tally): 
     settled.push({ member, userId: a.userId })
   })
   const rows = settled.map((s) => ({ userId: s.userId, courseId: run.courseId, dueDate: null }))
-  const results = await enroll(run.tenant, rows, 'bulk')
+  // The launch's channel: the platform asked for these enrollments, as it does at a launch.
+  const results = await enroll(run.tenant, rows, 'app')
   results.forEach((r, i) => {
     const userId = settled[i]?.member.userId ?? null
     if ('ok' in r) {
