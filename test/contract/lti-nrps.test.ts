@@ -212,11 +212,11 @@ describe('NRPS roster sync: the course rules', () => {
 describe('NRPS roster sync: an Instructor launch', () => {
   beforeEach(() => setUp())
 
-  /** An Instructor's launch carrying the NRPS claim for `context`. */
-  async function instructorLaunch(context: string) {
+  /** A launch (an Instructor's unless `roles` says otherwise) carrying the NRPS claim for `context`. */
+  async function nrpsLaunch(context: string, roles = [INSTRUCTOR]) {
     const login = await startLogin(host, platform, `http://${host}/api/v1/lti/launch`)
     const claims = launchClaims(platform, login.nonce, {
-      [LTI.roles]: [INSTRUCTOR],
+      [LTI.roles]: roles,
       [CONTEXT_CLAIM]: { id: context, label: 'C', title: 'Course C' },
       [NRPS_CLAIM]: { context_memberships_url: platform.membershipsUrl(context), service_versions: ['2.0'] },
     })
@@ -234,7 +234,7 @@ describe('NRPS roster sync: an Instructor launch', () => {
     platform.members.set('ctx-d', [...learners, member([INSTRUCTOR])])
 
     // Act
-    const reply = await instructorLaunch('ctx-d')
+    const reply = await nrpsLaunch('ctx-d')
 
     // Assess: the launch lands as usual; the learners are enrolled
     expect(reply.status).toBe(302)
@@ -256,11 +256,24 @@ describe('NRPS roster sync: an Instructor launch', () => {
     platform.refuseTokens = true
 
     // Act
-    const reply = await instructorLaunch('ctx-e')
+    const reply = await nrpsLaunch('ctx-e')
 
     // Assess
     expect(reply.status).toBe(302)
     expect(String(reply.headers.location)).toBe(`http://${host}/learn/${courseId}`)
     expect(platform.membershipPages).toEqual([])
+  })
+
+  it('reads no roster at a Learner launch carrying the claim', async () => {
+    // Prepare
+    platform.members.set('ctx-f', [member([LEARNER])])
+
+    // Act: the sync runs inside the launch, so its answer comes after any read
+    const reply = await nrpsLaunch('ctx-f', [LEARNER])
+
+    // Assess
+    expect(reply.status).toBe(302)
+    expect(platform.membershipPages).toEqual([])
+    expect(platform.tokenRequests).toEqual([])
   })
 })
