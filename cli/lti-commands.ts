@@ -2,6 +2,7 @@
 import type { LtiRegistration } from '../shared/domain/lti/lti.ts'
 import * as keysService from '../shared/services/lti/lti-keys-service.ts'
 import * as lti from '../shared/services/lti/lti-registrations-service.ts'
+import { syncContext } from '../shared/services/lti/lti-roster-service.ts'
 import { onOff, required } from './args.ts'
 import { tenantOf, command, type Command } from './flags.ts'
 
@@ -60,6 +61,21 @@ export const ltiCommands: Record<string, Command> = {
   'lti list': command('--tenant S', "a tenant's platform registrations", async (f) => ({
     data: (await lti.listRegistrations(await tenantOf(f))).map(registrationView),
   })),
+  /** NRPS (decision 0052): the URL is the last Instructor launch's claim for the context, or --url. */
+  'lti roster sync': command(
+    '--tenant S --registration ID --context CONTEXT_ID [--url MEMBERSHIPS_URL --deployment D]',
+    "give the context's Learner members accounts and enrollments in the deployment's course (NRPS)",
+    async (f) => {
+      const url = f.get('url')
+      const deploymentId = f.get('deployment')
+      return syncContext(await tenantOf(f), {
+        registrationId: required(f, 'registration'),
+        contextId: required(f, 'context'),
+        ...(url !== undefined ? { url } : {}),
+        ...(deploymentId !== undefined ? { deploymentId } : {}),
+      })
+    },
+  ),
   /** Rotation step 1: publish the next key (wait at least the JWKS cache time, one hour, before step 2). */
   'lti key stage': command(
     '--tenant S',

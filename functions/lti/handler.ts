@@ -45,6 +45,7 @@ import {
   type PagePostOutcome,
 } from '../../shared/services/lti/lti-learner-service.ts'
 import { csrfTokenFits, csrfTokenFor } from '../../shared/domain/lti/learner-csrf.ts'
+import { syncOnInstructorLaunch } from '../../shared/services/lti/lti-roster-service.ts'
 import * as pages from './pages.ts'
 
 function cookies(event: HttpEvent): Map<string, string> {
@@ -161,7 +162,9 @@ export const postLaunch = publicRoute('POST /api/v1/lti/launch', async (input) =
     const { tenant, message, state } = await verified(input, 'launch')
     const user = await accountFor(tenant, message.registration.issuer, message.claims)
     const session = await signIn(tenant, user)
-    return redirect(`${urls.origin}${await landingPath(tenant, message, user)}`, [
+    const landing = await landingPath(tenant, message, user)
+    await syncOnInstructorLaunch(tenant, message)
+    return redirect(`${urls.origin}${landing}`, [
       cookie(SESSION_COOKIE, session, '/', SESSION_SECONDS),
       ...clearState(state),
     ])

@@ -4,7 +4,9 @@
  * id_token (as a browser would receive it), a deep-linking return endpoint that verifies the tool's
  * response against the tool's JWKS, a start page that begins a third-party-initiated login, and
  * Assignment and Grade Services: a token endpoint that verifies the tool's client assertion against
- * the tool's JWKS (fetched from its URL) and line items whose `/scores` record what is posted.
+ * the tool's JWKS (fetched from its URL) and line items whose `/scores` record what is posted;
+ * Names and Role Provisioning Services: a context's memberships, paged with `Link: rel="next"`, for
+ * a bearer token the token endpoint issued for the NRPS scope.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -41,6 +43,21 @@ export const LTI = {
 } as const
 
 export const AGS_SCORE_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/score'
+export const NRPS_SCOPE = 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly'
+export const NRPS_CLAIM = 'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice'
+export const CONTEXT_CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/context'
+const MEMBERSHIP_MEDIA_TYPE = 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json'
+
+/** A member as NRPS 2.0 lists it (`status` absent means Active). */
+export interface PlatformMember {
+  readonly user_id: string
+  readonly roles: readonly string[]
+  readonly status?: 'Active' | 'Inactive' | 'Deleted'
+  readonly email?: string
+  readonly name?: string
+  readonly given_name?: string
+  readonly family_name?: string
+}
 
 /** A score the line item's `/scores` endpoint accepted, with the line item and the request's content type. */
 export interface PostedScore {
@@ -91,6 +108,14 @@ export interface Platform {
   readonly scores: PostedScore[]
   /** The next this many score posts are answered 500 (and not recorded). */
   failNextScores: number
+  /** While true, the token endpoint answers 401 `invalid_client` to every request. */
+  refuseTokens: boolean
+  /** The members of each context, served by `membershipsUrl(context)` `membersPerPage` at a time. */
+  readonly members: Map<string, PlatformMember[]>
+  membersPerPage: number
+  membershipsUrl(contextId: string): string
+  /** Memberships pages served (with a valid NRPS token), in order: `<context>#<page>`. */
+  readonly membershipPages: string[]
   close(): Promise<void>
 }
 
@@ -158,9 +183,15 @@ export async function startPlatform(options: { issuerAtBase?: boolean } = {}): P
     lineItemUrl: () => '',
     scores: [],
     failNextScores: 0,
+    refuseTokens: false,
+    members: new Map(),
+    membersPerPage: 2,
+    membershipsUrl: () => '',
+    membershipPages: [],
     close: async () => undefined,
   }
-  const issuedTokens = new Set<string>()
+  /** Each token issued, with the scopes it was issued for. */
+  const issuedTokens = new Map<string, readonly string[]>()
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -221,14 +252,16 @@ export async function startPlatform(options: { issuerAtBase?: boolean } = {}): P
       if (await platform.extra?.(req, res, url)) return
       if (url.pathname === '/token' && req.method === 'POST') {
         const form = new URLSearchParams(await readBody(req))
-        const refused = await clientAssertionProblem(platform, form)
+        const refused = platform.refuseTokens
+          ? 'tokens refused by the test'
+          : await clientAssertionProblem(platform, form)
         if (refused) {
           res.writeHead(401, { 'content-type': 'application/json' })
           return res.end(JSON.stringify({ error: 'invalid_client', error_description: refused }))
         }
         platform.tokenRequests.push({ scope: form.get('scope') })
         const token = randomBytes(16).toString('hex')
-        issuedTokens.add(token)
+        issuedTokens.set(token, (form.get('scope') ?? '').split(' '))
         res.writeHead(200, { 'content-type': 'application/json' })
         return res.end(
           JSON.stringify({
@@ -260,6 +293,8 @@ export async function startPlatform(options: { issuerAtBase?: boolean } = {}): P
         res.writeHead(204)
         return res.end()
       }
+      const memberships = /^\/contexts\/([\w-]+)\/memberships$/.exec(url.pathname)
+      if (memberships && req.method === 'GET') return serveMemberships(req, res, url, memberships[1] ?? '')
       res.writeHead(404)
       res.end()
     })().catch(() => {
@@ -267,6 +302,35 @@ export async function startPlatform(options: { issuerAtBase?: boolean } = {}): P
       res.end()
     })
   })
+  /** One page of a context's members for a token issued with the NRPS scope; 401/403 otherwise. */
+  function serveMemberships(req: IncomingMessage, res: ServerResponse, url: URL, contextId: string) {
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
+    const scopes = bearer ? issuedTokens.get(bearer) : undefined
+    if (!scopes) {
+      res.writeHead(401)
+      return res.end()
+    }
+    if (!scopes.includes(NRPS_SCOPE)) {
+      res.writeHead(403)
+      return res.end()
+    }
+    const all = platform.members.get(contextId) ?? []
+    const page = Number(url.searchParams.get('page') ?? '1')
+    const size = platform.membersPerPage
+    platform.membershipPages.push(`${contextId}#${page}`)
+    const headers: Record<string, string> = { 'content-type': MEMBERSHIP_MEDIA_TYPE }
+    if (page * size < all.length)
+      headers.link = `<${platform.membershipsUrl(contextId)}?page=${page + 1}>; rel="next"`
+    res.writeHead(200, headers)
+    return res.end(
+      JSON.stringify({
+        id: `${platform.membershipsUrl(contextId)}?page=${page}`,
+        context: { id: contextId, label: contextId, title: `Course ${contextId}` },
+        members: all.slice((page - 1) * size, page * size),
+      }),
+    )
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   const base = `http://127.0.0.1:${port}`
@@ -279,6 +343,7 @@ export async function startPlatform(options: { issuerAtBase?: boolean } = {}): P
     returnUrl: `${base}/return`,
     tokenUrl: `${base}/token`,
     lineItemUrl: (id: string) => `${base}/lineitems/${id}`,
+    membershipsUrl: (contextId: string) => `${base}/contexts/${contextId}/memberships`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

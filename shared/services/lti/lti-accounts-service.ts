@@ -24,12 +24,31 @@ import { linkedUserId, linkIdentity, userIdByEmail } from '../../store/lti/lti-s
 import { getUser } from '../../store/users/users-store.ts'
 import { createUser } from '../users/users-service.ts'
 
+/** Why no account was given, as a roster sync reports it (0052); a launch shows only `code`. */
+export type AccountRefusal =
+  'account_protected' | 'account_inactive' | 'seat_cap_reached' | 'account_unsettled'
+
+export class AccountRefused extends LaunchRefused {
+  constructor(
+    code: LaunchRefused['code'],
+    reason: string,
+    readonly why: AccountRefusal,
+  ) {
+    super(code, reason)
+    this.name = 'AccountRefused'
+  }
+}
+
 /** A user a launch may sign in as, or the code that refuses it. */
 function usable(user: User, via: 'link' | 'email'): User {
   if (via === 'email' && takeoverProtectedRoles.has(user.role))
-    throw new LaunchRefused('SamlInvalidAssertion', 'e-mail claim names an owner or admin')
+    throw new AccountRefused(
+      'SamlInvalidAssertion',
+      'e-mail claim names an owner or admin',
+      'account_protected',
+    )
   if (!user.isActive || user.erasedAt !== undefined)
-    throw new LaunchRefused('AccountInactive', 'user inactive')
+    throw new AccountRefused('AccountInactive', 'user inactive', 'account_inactive')
   return user
 }
 
@@ -38,24 +57,37 @@ async function byEmail(tenant: TenantContext, email: string): Promise<User | und
   return id ? getUser(tenant, id, { consistent: true }) : undefined
 }
 
-/** @throws LaunchRefused (AccountInactive, SamlInvalidAssertion) */
+/** @throws AccountRefused (a LaunchRefused: AccountInactive, SamlInvalidAssertion) */
 export async function accountFor(
   tenant: TenantContext,
   issuer: string,
   claims: Readonly<Record<string, unknown>>,
   at = new Date().toISOString(),
 ): Promise<User> {
+  return (await settleAccount(tenant, issuer, claims, at)).user
+}
+
+/**
+ * The account of a platform user and whether this call created it (a roster sync counts those).
+ * @throws AccountRefused
+ */
+export async function settleAccount(
+  tenant: TenantContext,
+  issuer: string,
+  claims: Readonly<Record<string, unknown>>,
+  at = new Date().toISOString(),
+): Promise<{ readonly user: User; readonly created: boolean }> {
   const sub = String(claims.sub)
   const linkedId = await linkedUserId(tenant, issuer, sub)
   const linked = linkedId ? await getUser(tenant, linkedId, { consistent: true }) : undefined
-  if (linked) return usable(linked, 'link')
+  if (linked) return { user: usable(linked, 'link'), created: false }
 
   const email = emailClaim(claims) ?? syntheticEmail(issuer, sub)
   for (let attempt = 0; attempt < 2; attempt++) {
     const existing = await byEmail(tenant, email)
     if (existing) {
       const user = usable(existing, 'email')
-      return (await linkOrWinner(tenant, issuer, sub, user, at)) ?? user
+      return { user: (await linkOrWinner(tenant, issuer, sub, user, at)) ?? user, created: false }
     }
     const names = namesFromClaims(claims)
     try {
@@ -70,16 +102,18 @@ export async function accountFor(
         operator,
         at,
       )
-      return (await linkOrWinner(tenant, issuer, sub, created, at)) ?? created
+      const winner = await linkOrWinner(tenant, issuer, sub, created, at)
+      return winner ? { user: winner, created: false } : { user: created, created: true }
     } catch (err) {
       // Two first launches of one person at once: the other made the user; find it by e-mail.
       if (err instanceof ConflictError && err.code === 'user.email_taken') continue
       // No seat left: no account can be given; the learner sees that, and nothing more.
-      if (err instanceof EntitlementError) throw new LaunchRefused('AccountInactive', 'seat cap reached')
+      if (err instanceof EntitlementError)
+        throw new AccountRefused('AccountInactive', 'seat cap reached', 'seat_cap_reached')
       throw err
     }
   }
-  throw new LaunchRefused('SamlInvalidAssertion', 'the account could not be settled')
+  throw new AccountRefused('SamlInvalidAssertion', 'the account could not be settled', 'account_unsettled')
 }
 
 /** Links the platform user; when a concurrent launch linked it first, that link's user wins. */

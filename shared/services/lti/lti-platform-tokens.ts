@@ -1,9 +1,10 @@
 /**
- * Access tokens from a platform's token endpoint for the AGS score scope (decision 0050): the
- * client-credentials grant with a JWT the tool signs with its LTI key (1EdTech Security Framework
- * 4.1: iss = sub = client_id, aud = the token URL, jti, exp), sent through the SSRF guard. A token
- * is kept in memory until shortly before it expires, per warm container and registration: never
- * stored, so no bearer credential of a platform rests in the table.
+ * Access tokens from a platform's token endpoint, for the AGS score scope (decision 0050) and the
+ * NRPS membership scope (0052): the client-credentials grant with a JWT the tool signs with its
+ * LTI key (1EdTech Security Framework 4.1: iss = sub = client_id, aud = the token URL, jti, exp),
+ * sent through the SSRF guard. A token is kept in memory until shortly before it expires, per warm
+ * container, registration and scope: never stored, so no bearer credential of a platform rests in
+ * the table.
  */
 import { config } from '../../config.ts'
 import { AGS_SCORE_SCOPE, CLIENT_ASSERTION_TYPE } from '../../domain/lti/ags.ts'
@@ -27,24 +28,44 @@ export class PlatformTokenRefused extends Error {
 }
 
 const cache = new Map<string, { readonly token: string; readonly expiresAtMs: number }>()
-const cacheKey = (tenant: TenantContext, r: LtiRegistration) => `${tenant.id}/${r.id}/${r.tokenUrl ?? ''}`
+const cacheKey = (tenant: TenantContext, r: LtiRegistration, scope: string) =>
+  `${tenant.id}/${r.id}/${r.tokenUrl ?? ''}/${scope}`
 
-/** A token for the score scope: the cached one while it lasts, else a new one. @throws PlatformTokenRefused */
-export async function scoreToken(tenant: TenantContext, registration: LtiRegistration): Promise<string> {
-  const key = cacheKey(tenant, registration)
+/**
+ * A token for `scope`: the cached one while it lasts, else a new one, asked for within `timeoutMs`.
+ * @throws PlatformTokenRefused
+ */
+export async function platformToken(
+  tenant: TenantContext,
+  registration: LtiRegistration,
+  scope: string,
+  timeoutMs = TIMEOUT_MS,
+): Promise<string> {
+  const key = cacheKey(tenant, registration, scope)
   const cached = cache.get(key)
   if (cached && cached.expiresAtMs > Date.now()) return cached.token
-  const fresh = await requestToken(tenant, registration)
+  const fresh = await requestToken(tenant, registration, scope, timeoutMs)
   cache.set(key, fresh)
   return fresh.token
 }
 
-/** A token the platform refused (401): the next post asks for a new one. */
-export function forgetScoreToken(tenant: TenantContext, registration: LtiRegistration): void {
-  cache.delete(cacheKey(tenant, registration))
+/** A token the platform refused (401): the next request asks for a new one. */
+export function forgetPlatformToken(
+  tenant: TenantContext,
+  registration: LtiRegistration,
+  scope: string,
+): void {
+  cache.delete(cacheKey(tenant, registration, scope))
 }
 
-async function requestToken(tenant: TenantContext, r: LtiRegistration) {
+/** A token for the score scope. @throws PlatformTokenRefused */
+export const scoreToken = (tenant: TenantContext, registration: LtiRegistration) =>
+  platformToken(tenant, registration, AGS_SCORE_SCOPE)
+
+export const forgetScoreToken = (tenant: TenantContext, registration: LtiRegistration) =>
+  forgetPlatformToken(tenant, registration, AGS_SCORE_SCOPE)
+
+async function requestToken(tenant: TenantContext, r: LtiRegistration, scope: string, timeoutMs: number) {
   const tokenUrl = r.tokenUrl
   if (!tokenUrl) throw new PlatformTokenRefused('the registration has no token_url')
   const assertion = await signAsTool(
@@ -56,14 +77,14 @@ async function requestToken(tenant: TenantContext, r: LtiRegistration) {
     grant_type: 'client_credentials',
     client_assertion_type: CLIENT_ASSERTION_TYPE,
     client_assertion: assertion,
-    scope: AGS_SCORE_SCOPE,
+    scope,
   })
   const res = await sendOutbound({
     url: tokenUrl,
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: Buffer.from(form.toString()),
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs,
     guard: { allowLoopback: config.allowLoopbackTargets },
   })
   if (res.kind === 'failure') throw new PlatformTokenRefused(`${res.reason}: ${res.message}`)

@@ -193,6 +193,11 @@ export const keys = {
     pk: tp(t),
     sk: `LTISUB#${h(issuer, sub)}`,
   }),
+  /** The last NRPS service an Instructor launch offered for a platform context (decision 0052). */
+  ltiMembershipService: (t: TenantContext, registrationId: string, contextId: string): Key => ({
+    pk: tp(t),
+    sk: `LTINRPS#${registrationId}#${h(contextId)}`,
+  }),
   /** The tool's signing keys of the tenant: `next` (published), `current` (signs), `retired`. */
   ltiToolKey: (t: TenantContext, kid: string): Key => ({ pk: tp(t), sk: `LTIKEY#${kid}` }),
   ltiToolKeyPrefix: 'LTIKEY#',
