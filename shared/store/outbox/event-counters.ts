@@ -10,7 +10,7 @@ import type { DomainEvent, EventType } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
 import { bucketsOf, bucketStart, type BucketRun } from '../../domain/webhooks/event-count-plan.ts'
 import { isListedEvent } from '../../domain/webhooks/event-list.ts'
-import { queryAll, type TransactItem } from '../core/db.ts'
+import { queryAll, type Item, type TransactItem } from '../core/db.ts'
 import { decodeItem } from '../core/decode.ts'
 import { cond, queryExpression, updateExpression } from '../core/expression.ts'
 import { keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
@@ -32,12 +32,44 @@ export function counterKeysOf(tenant: Tenant, e: Pick<DomainEvent, 'event' | 'cr
   )
 }
 
+/** What a counter item holds besides its key and count: its kind and its expiry. */
+function counterAttributes(key: Key): Item {
+  return {
+    type: 'event_count',
+    [TTL_ATTRIBUTE]: Math.floor(bucketStart(key.sk) / 1000) + COUNTER_RETENTION_SECONDS,
+  }
+}
+
 /** Adds `n` to one counter item (created by its first addition), unconditioned: additions commute. */
 export function counterAdd(Key: Key, n: number): TransactItem {
-  const ttl = Math.floor(bucketStart(Key.sk) / 1000) + COUNTER_RETENTION_SECONDS
-  return {
-    Update: { Key, ...updateExpression({ add: { n }, set: { type: 'event_count', [TTL_ATTRIBUTE]: ttl } }) },
+  return { Update: { Key, ...updateExpression({ add: { n }, set: counterAttributes(Key) }) } }
+}
+
+/** Counter keys merged into one addition per item: a transaction may not name an item twice. */
+export function mergedCounts(list: readonly Key[]): { key: Key; n: number }[] {
+  const counts = new Map<string, { key: Key; n: number }>()
+  for (const key of list) {
+    const id = `${key.pk} ${key.sk}`
+    const c = counts.get(id)
+    if (c) c.n++
+    else counts.set(id, { key, n: 1 })
   }
+  return [...counts.values()]
+}
+
+/**
+ * The counter items of many relayed events, whole, as their marks' additions leave them: what a
+ * bulk load writes at once (bench/events-list.ts) instead of one mark per event.
+ */
+export function counterItems(
+  tenant: Tenant,
+  events: readonly Pick<DomainEvent, 'event' | 'createdAt'>[],
+): Item[] {
+  return mergedCounts(events.flatMap((e) => counterKeysOf(tenant, e))).map(({ key, n }) => ({
+    ...key,
+    ...counterAttributes(key),
+    n,
+  }))
 }
 
 /** One run of whole buckets of one type's counters (every type's when undefined). */

@@ -15,7 +15,7 @@ import { indexes, keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
 import { effectSteps, outboxEventEntity, outboxExpiry, outboxNotificationEntity } from './outbox-items.ts'
 import { MalformedItem, WriteRefused } from '../core/store-errors.ts'
 import { commit, MAX_TRANSACTION_ITEMS, type Step } from '../core/transaction.ts'
-import { counterAdd, counterKeysOf } from './event-counters.ts'
+import { counterAdd, counterKeysOf, mergedCounts } from './event-counters.ts'
 
 /** A domain event waiting to be fanned out to webhook deliveries and record-store statements. */
 export interface PendingEvent {
@@ -176,18 +176,13 @@ const keyId = (k: Key) => `${k.pk} ${k.sk}`
  * item twice.
  */
 function markSteps(chunk: readonly Relayed[], at: string): Step<number>[] {
-  const counts = new Map<string, { key: Key; n: number }>()
-  for (const key of chunk.flatMap((r) => countedKeys(r.entry, at))) {
-    const c = counts.get(keyId(key))
-    if (c) c.n++
-    else counts.set(keyId(key), { key, n: 1 })
-  }
+  const counts = mergedCounts(chunk.flatMap((r) => countedKeys(r.entry, at)))
   return [
     ...chunk.map((r, i) => ({
       item: { Update: relayParams.markRelayed(r.entry.key, at, r.deliveries) },
       refusal: i,
     })),
-    ...[...counts.values()].map((c) => ({ item: counterAdd(c.key, c.n) })),
+    ...counts.map((c) => ({ item: counterAdd(c.key, c.n) })),
   ]
 }
 
