@@ -299,6 +299,8 @@ export const keys = {
   eventsIndexPk: (t: Pick<TenantContext, 'id'>): string => `${tp(t)}#EVENTS`,
   eventTypeIndexPk: (t: Pick<TenantContext, 'id'>, type: string): string => `${tp(t)}#EVENTS#${type}`,
   eventIdIndexPk: (t: Pick<TenantContext, 'id'>, eventId: string): string => `${tp(t)}#EVENT#${eventId}`,
+  /** The counters of a tenant's catalog events of one type ('*': all types), by day, hour and minute (event-counters.ts). */
+  eventCountPk: (t: Pick<TenantContext, 'id'>, type: string): string => `${tp(t)}#EVCOUNT#${type}`,
   outboxEvent: (t: Pick<TenantContext, 'id'>, createdAt: string, eventId: string): Key => ({
     pk: tp(t),
     sk: `OUTBOX#${createdAt}#${eventId}`,

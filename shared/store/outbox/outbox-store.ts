@@ -7,13 +7,15 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb'
 import * as v from 'valibot'
 import type { DomainEvent, Notification } from '../../domain/events.ts'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
+import { windowStart } from '../../domain/webhooks/event-list.ts'
 import { conditionally, getItem, putItem, queryUpTo, queryAll, updateItem, type Item } from '../core/db.ts'
 import { decodeEach, decodeItem } from '../core/decode.ts'
 import { cond, queryExpression, updateExpression } from '../core/expression.ts'
 import { indexes, keys, TTL_ATTRIBUTE, type Key } from '../core/keys.ts'
 import { effectSteps, outboxEventEntity, outboxExpiry, outboxNotificationEntity } from './outbox-items.ts'
 import { MalformedItem, WriteRefused } from '../core/store-errors.ts'
-import { commit, MAX_TRANSACTION_ITEMS } from '../core/transaction.ts'
+import { commit, MAX_TRANSACTION_ITEMS, type Step } from '../core/transaction.ts'
+import { counterAdd, counterKeysOf, mergedCounts } from './event-counters.ts'
 
 /** A domain event waiting to be fanned out to webhook deliveries and record-store statements. */
 export interface PendingEvent {
@@ -112,7 +114,8 @@ export const relayParams = {
    * Out of the pending index, with how many webhook deliveries an event's fan-out queued (their
    * rows are written by the worker's first claim: decision 0015), kept 30 days from now: longer
    * than any message of its relay lives, so a worker can rebuild a delivery from it (0028).
-   * Refused when the item is gone (expired).
+   * Refused when the item is no longer pending: relayed already (by the stream or the sweeper:
+   * what makes the counters added with the mark count each event once, decision 0053) or gone.
    */
   markRelayed: (key: Key, at: string, deliveries?: number) => ({
     Key: key,
@@ -125,7 +128,7 @@ export const relayParams = {
         },
         remove: [indexes.gsi1.pk, indexes.gsi1.sk],
       },
-      cond.exists(),
+      cond.exists(indexes.gsi1.pk),
     ),
   }),
 
@@ -154,37 +157,91 @@ export interface Relayed {
   readonly deliveries?: number
 }
 
-/** Takes a relayed item out of the pending index. */
+/** Takes a relayed item out of the pending index; nothing when it has left it already. */
 export async function markRelayed({ entry, deliveries }: Relayed, at: string): Promise<void> {
   await conditionally(updateItem(relayParams.markRelayed(entry.key, at, deliveries)))
 }
 
+/** The counters an item's marking adds to: a catalog event's, unless it is already past the window. */
+function countedKeys(entry: OutboxEntry, at: string): Key[] {
+  if (entry.kind !== 'event' || entry.event.createdAt <= windowStart(at)) return []
+  return counterKeysOf({ id: entry.tenantId }, entry.event)
+}
+
+const keyId = (k: Key) => `${k.pk} ${k.sk}`
+
 /**
- * Takes many relayed items out of the pending index, up to 100 in one transaction: one round trip
- * for a stream batch instead of one per item. Each update keeps its condition; when one fails (an
- * item gone meanwhile), that transaction's items are marked one by one, as `markRelayed` does, so
- * the others are not held up by it.
+ * The marks of some relayed items (each refused by its position when the item is no longer
+ * pending) and their counter additions, merged per counter item: a transaction may not name an
+ * item twice.
+ */
+function markSteps(chunk: readonly Relayed[], at: string): Step<number>[] {
+  const counts = mergedCounts(chunk.flatMap((r) => countedKeys(r.entry, at)))
+  return [
+    ...chunk.map((r, i) => ({
+      item: { Update: relayParams.markRelayed(r.entry.key, at, r.deliveries) },
+      refusal: i,
+    })),
+    ...counts.map((c) => ({ item: counterAdd(c.key, c.n) })),
+  ]
+}
+
+/** Consecutive items whose marks and distinct counter items fit in one transaction each. */
+function transactionChunks(relayed: readonly Relayed[], at: string): Relayed[][] {
+  const chunks: Relayed[][] = []
+  let chunk: Relayed[] = []
+  let counters = new Set<string>()
+  for (const r of relayed) {
+    const ids = countedKeys(r.entry, at).map(keyId)
+    const added = ids.filter((id) => !counters.has(id)).length
+    if (chunk.length > 0 && chunk.length + 1 + counters.size + added > MAX_TRANSACTION_ITEMS) {
+      chunks.push(chunk)
+      chunk = []
+      counters = new Set()
+    }
+    chunk.push(r)
+    for (const id of ids) counters.add(id)
+  }
+  if (chunk.length > 0) chunks.push(chunk)
+  return chunks
+}
+
+/**
+ * Marks one chunk in one transaction. When some marks are refused (relayed by the other relayer,
+ * or gone), the transaction is sent again without them, so each event is counted by one only.
+ */
+async function markChunk(chunk: readonly Relayed[], at: string): Promise<void> {
+  let left = chunk
+  while (left.length > 0) {
+    const steps = markSteps(left, at)
+    const [only] = left
+    // A transaction costs twice the write units of a plain update: alone, an item takes the update.
+    if (steps.length === 1 && only) {
+      await markRelayed(only, at)
+      return
+    }
+    try {
+      await commit(steps)
+      return
+    } catch (err) {
+      if (!(err instanceof WriteRefused)) throw err
+      const refused = new Set((err as WriteRefused<number>).refusals)
+      if (refused.size === 0) throw err
+      left = left.filter((_, i) => !refused.has(i))
+    }
+  }
+}
+
+/**
+ * Takes many relayed items out of the pending index, and counts the catalog events among them
+ * (event-counters.ts), in as few transactions as DynamoDB's limit allows: one round trip for a
+ * stream batch instead of one per item. A mark holds only while its item is pending, so the stream
+ * and the sweeper relaying the same item count it once.
  */
 export async function markAllRelayed(relayed: readonly Relayed[], at: string): Promise<void> {
   // One transaction may not name an item twice.
-  const unique = [...new Map(relayed.map((r) => [`${r.entry.key.pk} ${r.entry.key.sk}`, r])).values()]
-  for (let i = 0; i < unique.length; i += MAX_TRANSACTION_ITEMS) {
-    const chunk = unique.slice(i, i + MAX_TRANSACTION_ITEMS)
-    // A transaction costs twice the write units of a plain update: alone, an item takes the update.
-    const [only] = chunk
-    if (chunk.length === 1 && only) {
-      await markRelayed(only, at)
-      continue
-    }
-    try {
-      await commit(
-        chunk.map((r) => ({ item: { Update: relayParams.markRelayed(r.entry.key, at, r.deliveries) } })),
-      )
-    } catch (err) {
-      if (!(err instanceof WriteRefused)) throw err
-      for (const r of chunk) await markRelayed(r, at)
-    }
-  }
+  const unique = [...new Map(relayed.map((r) => [keyId(r.entry.key), r])).values()]
+  for (const chunk of transactionChunks(unique, at)) await markChunk(chunk, at)
 }
 
 const Checkpoint = v.object({ sequence_number: v.string() })

@@ -119,6 +119,6 @@ describe('Functions: outbox notifications', () => {
     expect(readable('UpdateExpression', relayed)).toBe(
       `SET relayed_at = "${at}", ttl = ${ttl} REMOVE gsi1pk, gsi1sk`,
     )
-    expect(readable('ConditionExpression', relayed)).toBe('attribute_exists(pk)')
+    expect(readable('ConditionExpression', relayed)).toBe('attribute_exists(gsi1pk)')
   })
 })

@@ -27,7 +27,7 @@ describe('Outbox relay params', () => {
     )
   })
 
-  it('takes a relayed event out of the pending index, only while it exists, and keeps it 30 days from then', () => {
+  it('takes a relayed event out of the pending index, only while it is pending, and keeps it 30 days from then', () => {
     // Act
     const key = { pk: 'T#t1', sk: `OUTBOX#${event.createdAt}#ev1` }
     const p = relayParams.markRelayed(key, '2026-03-01T10:01:00.000Z')
@@ -42,7 +42,7 @@ describe('Outbox relay params', () => {
     expect(rendered(fannedOut.UpdateExpression, fannedOut)).toBe(
       `SET relayed_at = "2026-03-01T10:01:00.000Z", relayed_deliveries = 2, ttl = ${expiry} REMOVE gsi1pk, gsi1sk`,
     )
-    expect(rendered(p.ConditionExpression, p)).toBe('attribute_exists(pk)')
+    expect(rendered(p.ConditionExpression, p)).toBe('attribute_exists(gsi1pk)')
   })
 
   it('keeps an event 30 days from when it was written, however far back its time is', () => {
