@@ -3,10 +3,12 @@
  * (test/helpers/lti-platform.ts): a launch whose AGS claim names a line item links the enrollment
  * to it; each module completed posts the progress, the completion posts the final score, with a
  * token from the platform's token endpoint (which verifies our client assertion against our JWKS),
- * kept for later posts; a post the platform fails is tried again.
+ * kept for later posts; a post the platform fails for now (5xx, 429) is tried again, one it refuses
+ * (another 4xx) is dropped, and a 401 gets a new token and one more post.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { postQueuedScore } from '../../shared/services/lti/lti-ags-service.ts'
 import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { course } from '../helpers/learning.ts'
 import {
@@ -14,6 +16,7 @@ import {
   launchClaims,
   LTI,
   postForm,
+  readBody,
   startLogin,
   startPlatform,
   type Platform,
@@ -152,5 +155,99 @@ describe('AGS score passback', () => {
     // Assess
     await scoresOf(linked.sub, 1)
     expect(platform.scores.map((s) => s.body.userId)).toEqual([linked.sub])
+  })
+})
+
+/**
+ * The platform answers score posts `status` itself (with `headers`), the first `count` of them;
+ * later ones as usual. @returns how many it answered so
+ */
+function answerScores(status: number, count = Infinity, headers: Record<string, string> = {}) {
+  const answered = { posts: 0 }
+  platform.extra = async (req, res, url) => {
+    if (req.method !== 'POST' || !/^\/lineitems\/[\w-]+\/scores$/.test(url.pathname)) return false
+    if (answered.posts >= count) return false
+    answered.posts += 1
+    await readBody(req)
+    res.writeHead(status, headers)
+    res.end()
+    return true
+  }
+  return answered
+}
+
+/**
+ * The first attempt of a score, run here as the worker runs it. This test process has no scores
+ * queue: an attempt that queued a retry would throw, so an answer returned means none was queued.
+ */
+const firstAttempt = (enrollmentId: string) =>
+  postQueuedScore({
+    tenantId: t.tenant.id,
+    enrollmentId,
+    at: new Date().toISOString(),
+    completed: false,
+    scoreGiven: 50,
+    attempt: 1,
+  })
+
+describe('AGS answers the platform gives', () => {
+  it('drops a score the platform refuses with 400, without trying it again', async () => {
+    // Prepare
+    const { enrollmentId } = await launch(agsClaim(platform.lineItemUrl('deleted')))
+    const refusals = answerScores(400)
+
+    // Act
+    const outcome = await firstAttempt(enrollmentId)
+
+    // Assess
+    expect(outcome).toBe('refused')
+    expect(refusals.posts).toBe(1)
+    expect(platform.tokenRequests).toHaveLength(1)
+  })
+
+  it('asks for a new token after a 401 and posts once more with it', async () => {
+    // Prepare
+    const { sub, enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-401')))
+    const refusals = answerScores(401, 1)
+
+    // Act
+    const outcome = await firstAttempt(enrollmentId)
+
+    // Assess
+    expect(outcome).toBe('posted')
+    expect(refusals.posts).toBe(1)
+    expect(platform.tokenRequests).toHaveLength(2)
+    expect(platform.scores.map((s) => s.body)).toEqual([
+      expect.objectContaining({ userId: sub, scoreGiven: 50, activityProgress: 'InProgress' }),
+    ])
+  })
+
+  it('drops the score when the new token is refused too', async () => {
+    // Prepare
+    const { enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-401-twice')))
+    const refusals = answerScores(401)
+
+    // Act
+    const outcome = await firstAttempt(enrollmentId)
+
+    // Assess
+    expect(outcome).toBe('refused')
+    expect(refusals.posts).toBe(2)
+    expect(platform.tokenRequests).toHaveLength(2)
+    expect(platform.scores).toEqual([])
+  })
+
+  it('tries a post answered 503 with Retry-After again, and delivers it', async () => {
+    // Prepare
+    const { sub, enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-503')))
+    const unavailable = answerScores(503, 1, { 'retry-after': '1' })
+
+    // Act: the stack's relay and worker
+    await complete(enrollmentId, 0)
+
+    // Assess
+    const [score] = await scoresOf(sub, 1)
+    expect(unavailable.posts).toBe(1)
+    expect(score?.body).toMatchObject({ userId: sub, scoreGiven: 33, activityProgress: 'InProgress' })
   })
 })
