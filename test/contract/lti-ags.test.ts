@@ -9,6 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
 import { postQueuedScore } from '../../shared/services/lti/lti-ags-service.ts'
+import { eraseLearner } from '../../shared/services/users/erasure-service.ts'
+import { getAgsLink } from '../../shared/store/lti/lti-ags-store.ts'
 import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { course } from '../helpers/learning.ts'
 import {
@@ -155,6 +157,26 @@ describe('AGS score passback', () => {
     // Assess
     await scoresOf(linked.sub, 1)
     expect(platform.scores.map((s) => s.body.userId)).toEqual([linked.sub])
+  })
+})
+
+describe('AGS and erasure', () => {
+  it('posts nothing for a learner once erased, and keeps no platform user id of theirs', async () => {
+    // Prepare: a linked learner scored once
+    const { sub, enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-erased')))
+    await complete(enrollmentId, 0)
+    await scoresOf(sub, 1)
+    const userId = (await t.api.get(`/api/v1/enrollments/${enrollmentId}`)).body.data.user_id
+
+    // Act
+    await eraseLearner(t.tenant, userId, 'test')
+    await complete(enrollmentId, 1)
+
+    // Assess: once the completion is relayed, every score it will ever queue is known
+    const relayed = await untilAllRelayed(t.tenant)
+    expect(relayed.filter((e) => e.event === 'module.completed')).toHaveLength(2)
+    expect(await getAgsLink(t.tenant, enrollmentId)).toBeUndefined()
+    expect(platform.scores.map((s) => s.body.scoreGiven)).toEqual([33])
   })
 })
 

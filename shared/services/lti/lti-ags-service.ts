@@ -28,7 +28,14 @@ import { log } from '../../log.ts'
 import { sendOutbound } from '../../net/outbound-http.ts'
 import { sendMessage } from '../../queue/sqs.ts'
 import { getEnrollment } from '../../store/enrollments/enrollments-store.ts'
-import { claimScore, getAgsLink, keepAgsLink, type AgsLink } from '../../store/lti/lti-ags-store.ts'
+import { listUserEnrollments } from '../../store/enrollments/enrollments-list.ts'
+import {
+  claimScore,
+  deleteAgsLinks,
+  getAgsLink,
+  keepAgsLink,
+  type AgsLink,
+} from '../../store/lti/lti-ags-store.ts'
 import { getRegistration } from '../../store/lti/lti-store.ts'
 import type { PendingEvent } from '../../store/outbox/outbox-store.ts'
 import { tenantById } from '../tenants/tenant-cache.ts'
@@ -74,6 +81,18 @@ export async function linkLineItem(
     lineItem,
     linkedAt: new Date().toISOString(),
   })
+}
+
+/**
+ * A learner erased: their enrollments' links go, with the platform user id each keeps, so no score
+ * is posted for them again (a score already queued finds no link and ends unposted).
+ */
+export async function unlinkScoresOf(tenant: TenantContext, userId: string): Promise<void> {
+  const enrollments = await listUserEnrollments(tenant, userId)
+  await deleteAgsLinks(
+    tenant,
+    enrollments.map((e) => e.id),
+  )
 }
 
 function enqueue(msg: AgsScoreMessage, delaySeconds = 0): Promise<void> {

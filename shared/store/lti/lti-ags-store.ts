@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
-import { conditionally, getItem, updateItem } from '../core/db.ts'
+import { batchDelete, conditionally, getItem, updateItem } from '../core/db.ts'
 import { defineEntity, field } from '../core/entity.ts'
 import { cond, updateExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
@@ -76,4 +76,9 @@ export function claimScore(
   mark: string,
 ): Promise<boolean> {
   return conditionally(updateItem(agsParams.claimScore(tenant, enrollmentId, lineItem, mark)))
+}
+
+/** Deletes the enrollments' links (erasure): each with its platform user id. */
+export async function deleteAgsLinks(tenant: TenantContext, enrollmentIds: readonly string[]): Promise<void> {
+  await batchDelete(enrollmentIds.map((id) => keys.ltiAgsLink(tenant, id)))
 }
