@@ -8,9 +8,17 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
-import { postQueuedScore } from '../../shared/services/lti/lti-ags-service.ts'
+import { fanOutScores, postQueuedScore } from '../../shared/services/lti/lti-ags-service.ts'
+import { tenantById } from '../../shared/services/tenants/tenant-cache.ts'
 import { eraseLearner } from '../../shared/services/users/erasure-service.ts'
-import { getAgsLink } from '../../shared/store/lti/lti-ags-store.ts'
+import { queryAll } from '../../shared/store/core/db.ts'
+import { getAgsLink, keepAgsLink } from '../../shared/store/lti/lti-ags-store.ts'
+import {
+  outboxQueryParams,
+  toOutboxEntry,
+  type PendingEvent,
+} from '../../shared/store/outbox/outbox-store.ts'
+import { beforeNextTransaction, wrapDynamoDbCalls } from '../helpers/dynamodb-calls.ts'
 import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { course } from '../helpers/learning.ts'
 import {
@@ -33,6 +41,7 @@ let platform: Platform
 let host: string
 let courseId: string
 let moduleIds: string[]
+let registrationId: string
 
 beforeEach(async () => {
   t = await newTenant('growth')
@@ -52,6 +61,7 @@ beforeEach(async () => {
     tokenUrl: platform.tokenUrl,
   })
   await addDeployment(t.tenant, registration.id, 'deployment-1', courseId)
+  registrationId = registration.id
 })
 
 afterEach(() => platform.close())
@@ -177,6 +187,72 @@ describe('AGS and erasure', () => {
     expect(relayed.filter((e) => e.event === 'module.completed')).toHaveLength(2)
     expect(await getAgsLink(t.tenant, enrollmentId)).toBeUndefined()
     expect(platform.scores.map((s) => s.body.scoreGiven)).toEqual([33])
+  })
+})
+
+/** The stored `module.completed` events of the enrollment, as the relay reads them. */
+async function moduleCompletions(enrollmentId: string): Promise<PendingEvent[]> {
+  const entries = (await queryAll(outboxQueryParams(t.tenant))).map(toOutboxEntry)
+  return entries.filter(
+    (e): e is PendingEvent =>
+      e.kind === 'event' &&
+      e.event.event === 'module.completed' &&
+      e.event.data.enrollmentId === enrollmentId,
+  )
+}
+
+/** Runs `act`, counting the reads of AGS links this process makes meanwhile. */
+async function linkReadsDuring(act: () => Promise<unknown>): Promise<number> {
+  let reads = 0
+  const unwrap = wrapDynamoDbCalls((next) => async (operation, input) => {
+    if (operation === 'GetItem' && JSON.stringify(input.Key).includes('LTIAGS#')) reads += 1
+    return next(operation, input)
+  })
+  try {
+    await act()
+  } finally {
+    unwrap()
+  }
+  return reads
+}
+
+describe('AGS on the relay: no link read for an enrollment without one', () => {
+  it('reads no link for the completion of an enrollment that has none (and reads one for an item that does not say)', async () => {
+    // Prepare: a learner launched without the claim completes a module
+    const { enrollmentId } = await launch()
+    await complete(enrollmentId, 0)
+    const [completion] = await moduleCompletions(enrollmentId)
+    if (!completion) throw new Error('no module.completed stored')
+    const tenant = await tenantById(t.tenant.id)
+    if (!tenant) throw new Error('no tenant')
+
+    // Act + Assess: the event says its enrollment has no link; the relay's fan-out reads none
+    expect(completion.scoresLinked).toBe(false)
+    expect(completion.event.data).not.toHaveProperty('scoresLinked')
+    expect(await linkReadsDuring(() => fanOutScores(tenant, completion))).toBe(0)
+    // An item written before the events said so is looked up as before
+    expect(await linkReadsDuring(() => fanOutScores(tenant, { ...completion, scoresLinked: null }))).toBe(1)
+  })
+
+  it('scores a completion saved while a launch linked the enrollment (the older copy is not written over the mark)', async () => {
+    // Prepare: a learner launched without the claim; their next launch links them just before
+    // the completion's transaction is sent
+    const { sub, enrollmentId } = await launch()
+    const lineItem = platform.lineItemUrl('grades-race')
+    const link = { enrollmentId, registrationId, sub, lineItem, linkedAt: new Date().toISOString() }
+    const unwrap = beforeNextTransaction(() => keepAgsLink(t.tenant, link))
+
+    // Act
+    try {
+      await complete(enrollmentId, 0)
+    } finally {
+      unwrap()
+    }
+
+    // Assess: the completion was saved again on the linked copy, and its score reaches the platform
+    expect((await moduleCompletions(enrollmentId)).map((e) => e.scoresLinked)).toEqual([true])
+    const [score] = await scoresOf(sub, 1)
+    expect(score).toMatchObject({ lineItem, body: expect.objectContaining({ scoreGiven: 33 }) })
   })
 })
 

@@ -61,6 +61,13 @@ export function scoreTriggerOf(event: DomainEvent): ScoreTrigger | undefined {
   return { kind: 'progress', enrollmentId, at: event.createdAt, percent: progressPercent }
 }
 
+/**
+ * Whether an event's enrollment may have an AGS link, as its outbox item says: `false` only when
+ * the enrollment said it has none; null (an item written before the enrollments said so, or an
+ * event not written with its enrollment) may, so its link is looked for.
+ */
+export const mayHaveLink = (scoresLinked: boolean | null): boolean => scoresLinked !== false
+
 /** One score as the tool posts it; `at` is the event's time, never the time of the post. */
 export interface ScoreUpdate {
   readonly at: string

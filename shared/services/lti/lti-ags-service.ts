@@ -12,9 +12,10 @@ import * as v from 'valibot'
 import { config } from '../../config.ts'
 import {
   lineItemOf,
+  mayHaveLink,
+  retryDelaySeconds,
   SCORE_CONTENT_TYPE,
   scoreBody,
-  retryDelaySeconds,
   scoreAnswerOf,
   scoreMark,
   scoresUrl,
@@ -100,12 +101,17 @@ function enqueue(msg: AgsScoreMessage, delaySeconds = 0): Promise<void> {
 }
 
 /**
- * The relay's fan-out: a score for a progress or completion event of a linked enrollment.
+ * The relay's fan-out: a score for a progress or completion event of a linked enrollment. The
+ * link is read only for an event whose enrollment said it has one (mayHaveLink): most say not.
  * @returns 1 when a score was queued
  */
-export async function fanOutScores(tenant: Tenant, pending: Pick<PendingEvent, 'event'>): Promise<number> {
+export async function fanOutScores(
+  tenant: Tenant,
+  pending: Pick<PendingEvent, 'event' | 'scoresLinked'>,
+): Promise<number> {
   const trigger = scoreTriggerOf(pending.event)
-  if (!trigger || !(await getAgsLink(tenant, trigger.enrollmentId))) return 0
+  if (!trigger || !mayHaveLink(pending.scoresLinked)) return 0
+  if (!(await getAgsLink(tenant, trigger.enrollmentId))) return 0
   // A completed enrollment's score no longer moves: read when it is queued.
   const completedScore =
     trigger.kind === 'completed'

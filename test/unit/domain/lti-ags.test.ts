@@ -3,6 +3,7 @@ import {
   AGS_CLAIM,
   AGS_SCORE_SCOPE,
   lineItemOf,
+  mayHaveLink,
   retryDelaySeconds,
   scoreAnswerOf,
   scoreBody,
@@ -113,5 +114,13 @@ describe('AGS: what the score service answered', () => {
     expect(retryDelaySeconds(30, '86400')).toBe(900)
     expect(retryDelaySeconds(30, 'Wed, 21 Oct 2026 07:28:00 GMT')).toBe(30)
     expect(retryDelaySeconds(30, ['120', '60'])).toBe(30)
+  })
+})
+
+describe('AGS: which events the relay looks up a link for', () => {
+  it('skips only an event whose enrollment said it has no link; an item that does not say is looked up', () => {
+    expect(mayHaveLink(false)).toBe(false)
+    expect(mayHaveLink(true)).toBe(true)
+    expect(mayHaveLink(null)).toBe(true)
   })
 })
