@@ -104,6 +104,7 @@ async function main(): Promise<void> {
         accessExpiresAt: null,
         modules: {},
         quizAttempts: [],
+        scoresLinked: false,
       })
     })
     await batchPut(items, 16)

@@ -190,6 +190,7 @@ export function makeEnrollments(
         accessExpiresAt: null,
         modules,
         quizAttempts: attempts,
+        scoresLinked: false,
       })
     }
   }

@@ -3,10 +3,22 @@
  * (test/helpers/lti-platform.ts): a launch whose AGS claim names a line item links the enrollment
  * to it; each module completed posts the progress, the completion posts the final score, with a
  * token from the platform's token endpoint (which verifies our client assertion against our JWKS),
- * kept for later posts; a post the platform fails is tried again.
+ * kept for later posts; a post the platform fails for now (5xx, 429) is tried again, one it refuses
+ * (another 4xx) is dropped, and a 401 gets a new token and one more post.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { recordActivity } from '../../shared/services/enrollments/learner-service.ts'
+import { fanOutScores, postQueuedScore } from '../../shared/services/lti/lti-ags-service.ts'
+import { tenantById } from '../../shared/services/tenants/tenant-cache.ts'
+import { eraseLearner } from '../../shared/services/users/erasure-service.ts'
+import { queryAll } from '../../shared/store/core/db.ts'
+import { getAgsLink, keepAgsLink } from '../../shared/store/lti/lti-ags-store.ts'
+import {
+  outboxQueryParams,
+  toOutboxEntry,
+  type PendingEvent,
+} from '../../shared/store/outbox/outbox-store.ts'
+import { beforeNextTransaction, wrapDynamoDbCalls } from '../helpers/dynamodb-calls.ts'
 import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { course } from '../helpers/learning.ts'
 import {
@@ -14,6 +26,7 @@ import {
   launchClaims,
   LTI,
   postForm,
+  readBody,
   startLogin,
   startPlatform,
   type Platform,
@@ -28,6 +41,7 @@ let platform: Platform
 let host: string
 let courseId: string
 let moduleIds: string[]
+let registrationId: string
 
 beforeEach(async () => {
   t = await newTenant('growth')
@@ -47,6 +61,7 @@ beforeEach(async () => {
     tokenUrl: platform.tokenUrl,
   })
   await addDeployment(t.tenant, registration.id, 'deployment-1', courseId)
+  registrationId = registration.id
 })
 
 afterEach(() => platform.close())
@@ -152,5 +167,185 @@ describe('AGS score passback', () => {
     // Assess
     await scoresOf(linked.sub, 1)
     expect(platform.scores.map((s) => s.body.userId)).toEqual([linked.sub])
+  })
+})
+
+describe('AGS and erasure', () => {
+  it('posts nothing for a learner once erased, and keeps no platform user id of theirs', async () => {
+    // Prepare: a linked learner scored once
+    const { sub, enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-erased')))
+    await complete(enrollmentId, 0)
+    await scoresOf(sub, 1)
+    const userId = (await t.api.get(`/api/v1/enrollments/${enrollmentId}`)).body.data.user_id
+
+    // Act
+    await eraseLearner(t.tenant, userId, 'test')
+    await complete(enrollmentId, 1)
+
+    // Assess: once the completion is relayed, every score it will ever queue is known
+    const relayed = await untilAllRelayed(t.tenant)
+    expect(relayed.filter((e) => e.event === 'module.completed')).toHaveLength(2)
+    expect(await getAgsLink(t.tenant, enrollmentId)).toBeUndefined()
+    expect(platform.scores.map((s) => s.body.scoreGiven)).toEqual([33])
+  })
+})
+
+/** The stored `module.completed` events of the enrollment, as the relay reads them. */
+async function moduleCompletions(enrollmentId: string): Promise<PendingEvent[]> {
+  const entries = (await queryAll(outboxQueryParams(t.tenant))).map(toOutboxEntry)
+  return entries.filter(
+    (e): e is PendingEvent =>
+      e.kind === 'event' &&
+      e.event.event === 'module.completed' &&
+      e.event.data.enrollmentId === enrollmentId,
+  )
+}
+
+/** Runs `act`, counting the reads of AGS links this process makes meanwhile. */
+async function linkReadsDuring(act: () => Promise<unknown>): Promise<number> {
+  let reads = 0
+  const unwrap = wrapDynamoDbCalls((next) => async (operation, input) => {
+    if (operation === 'GetItem' && JSON.stringify(input.Key).includes('LTIAGS#')) reads += 1
+    return next(operation, input)
+  })
+  try {
+    await act()
+  } finally {
+    unwrap()
+  }
+  return reads
+}
+
+describe('AGS on the relay: no link read for an enrollment without one', () => {
+  it('reads no link for the completion of an enrollment that has none (and reads one for an item that does not say)', async () => {
+    // Prepare: a learner launched without the claim completes a module
+    const { enrollmentId } = await launch()
+    await complete(enrollmentId, 0)
+    const [completion] = await moduleCompletions(enrollmentId)
+    if (!completion) throw new Error('no module.completed stored')
+    const tenant = await tenantById(t.tenant.id)
+    if (!tenant) throw new Error('no tenant')
+
+    // Act + Assess: the event says its enrollment has no link; the relay's fan-out reads none
+    expect(completion.scoresLinked).toBe(false)
+    expect(completion.event.data).not.toHaveProperty('scoresLinked')
+    expect(await linkReadsDuring(() => fanOutScores(tenant, completion))).toBe(0)
+    // An item written before the events said so is looked up as before
+    expect(await linkReadsDuring(() => fanOutScores(tenant, { ...completion, scoresLinked: null }))).toBe(1)
+  })
+
+  it('scores a completion saved while a launch linked the enrollment (the older copy is not written over the mark)', async () => {
+    // Prepare: a learner launched without the claim; their next launch links them just before
+    // the completion's transaction is sent
+    const { sub, enrollmentId } = await launch()
+    const lineItem = platform.lineItemUrl('grades-race')
+    const link = { enrollmentId, registrationId, sub, lineItem, linkedAt: new Date().toISOString() }
+    const unwrap = beforeNextTransaction(() => keepAgsLink(t.tenant, link))
+
+    // Act
+    try {
+      await complete(enrollmentId, 0)
+    } finally {
+      unwrap()
+    }
+
+    // Assess: the completion was saved again on the linked copy, and its score reaches the platform
+    expect((await moduleCompletions(enrollmentId)).map((e) => e.scoresLinked)).toEqual([true])
+    const [score] = await scoresOf(sub, 1)
+    expect(score).toMatchObject({ lineItem, body: expect.objectContaining({ scoreGiven: 33 }) })
+  })
+})
+
+/**
+ * The platform answers score posts `status` itself (with `headers`), the first `count` of them;
+ * later ones as usual. @returns how many it answered so
+ */
+function answerScores(status: number, count = Infinity, headers: Record<string, string> = {}) {
+  const answered = { posts: 0 }
+  platform.extra = async (req, res, url) => {
+    if (req.method !== 'POST' || !/^\/lineitems\/[\w-]+\/scores$/.test(url.pathname)) return false
+    if (answered.posts >= count) return false
+    answered.posts += 1
+    await readBody(req)
+    res.writeHead(status, headers)
+    res.end()
+    return true
+  }
+  return answered
+}
+
+/**
+ * The first attempt of a score, run here as the worker runs it. This test process has no scores
+ * queue: an attempt that queued a retry would throw, so an answer returned means none was queued.
+ */
+const firstAttempt = (enrollmentId: string) =>
+  postQueuedScore({
+    tenantId: t.tenant.id,
+    enrollmentId,
+    at: new Date().toISOString(),
+    completed: false,
+    scoreGiven: 50,
+    attempt: 1,
+  })
+
+describe('AGS answers the platform gives', () => {
+  it('drops a score the platform refuses with 400, without trying it again', async () => {
+    // Prepare
+    const { enrollmentId } = await launch(agsClaim(platform.lineItemUrl('deleted')))
+    const refusals = answerScores(400)
+
+    // Act
+    const outcome = await firstAttempt(enrollmentId)
+
+    // Assess
+    expect(outcome).toBe('refused')
+    expect(refusals.posts).toBe(1)
+    expect(platform.tokenRequests).toHaveLength(1)
+  })
+
+  it('asks for a new token after a 401 and posts once more with it', async () => {
+    // Prepare
+    const { sub, enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-401')))
+    const refusals = answerScores(401, 1)
+
+    // Act
+    const outcome = await firstAttempt(enrollmentId)
+
+    // Assess
+    expect(outcome).toBe('posted')
+    expect(refusals.posts).toBe(1)
+    expect(platform.tokenRequests).toHaveLength(2)
+    expect(platform.scores.map((s) => s.body)).toEqual([
+      expect.objectContaining({ userId: sub, scoreGiven: 50, activityProgress: 'InProgress' }),
+    ])
+  })
+
+  it('drops the score when the new token is refused too', async () => {
+    // Prepare
+    const { enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-401-twice')))
+    const refusals = answerScores(401)
+
+    // Act
+    const outcome = await firstAttempt(enrollmentId)
+
+    // Assess
+    expect(outcome).toBe('refused')
+    expect(refusals.posts).toBe(2)
+    expect(platform.tokenRequests).toHaveLength(2)
+    expect(platform.scores).toEqual([])
+  })
+
+  it('tries a post answered 503 with Retry-After again, and delivers it', async () => {
+    // Prepare
+    const { sub, enrollmentId } = await launch(agsClaim(platform.lineItemUrl('grades-503')))
+    const unavailable = answerScores(503, 1, { 'retry-after': '1' })
+
+    // Act: the stack's relay and worker
+    await complete(enrollmentId, 0)
+
+    // Assess
+    const [score] = await scoresOf(sub, 1)
+    expect(unavailable.posts).toBe(1)
+    expect(score?.body).toMatchObject({ userId: sub, scoreGiven: 33, activityProgress: 'InProgress' })
   })
 })

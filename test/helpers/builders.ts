@@ -78,6 +78,7 @@ export function anEnrollment(over: Partial<Enrollment> = {}, at = BUILT_AT): Enr
     accessExpiresAt: null,
     modules: {},
     quizAttempts: [],
+    scoresLinked: false,
     ...over,
   }
 }

@@ -390,3 +390,35 @@ describe('lms migrate: the items decision 0028 left behind', () => {
     expect((await storedItem(Key)).relayed_at).toEqual(expect.any(String))
   })
 })
+
+describe('lms migrate: AGS links written before their enrollments said so (decision 0050, amendment)', () => {
+  it('marks the enrollment of each link, and nothing else', async () => {
+    // Prepare: a link as the launch wrote it before the mark, and an enrollment without one
+    const t = await newTenant('growth')
+    const c = await course(t)
+    const linked = await enroll(t, (await user(t)).id, c.id)
+    const plain = await enroll(t, (await user(t)).id, c.id)
+    await doc.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.ltiAgsLink(t.tenant, linked.id),
+          type: 'lti_ags_link',
+          enrollment_id: linked.id,
+          registration_id: randomUUID(),
+          sub: 'platform-user',
+          lineitem: 'https://platform.example.com/lineitems/1',
+          linked_at: new Date().toISOString(),
+        },
+      }),
+    )
+
+    // Act
+    const run = await migrate(t)
+
+    // Assess
+    expect(run.migrations.find((m) => m.id === '2026-11-scores-linked')).toMatchObject({ changed: 1 })
+    expect((await storedItem(keys.enrollment(t.tenant, linked.id))).scores_linked).toBe(true)
+    expect((await storedItem(keys.enrollment(t.tenant, plain.id))).scores_linked).toBeUndefined()
+  })
+})

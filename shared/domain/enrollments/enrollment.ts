@@ -83,6 +83,12 @@ export interface Enrollment {
   readonly accessExpiresAt: string | null
   readonly modules: Readonly<Record<string, ModuleProgress>>
   readonly quizAttempts: readonly QuizAttempt[]
+  /**
+   * An LTI launch linked the enrollment to a platform's line item (decision 0050): its events say
+   * so, and the relay looks for the link only then. Set with the link, never by a change of the
+   * enrollment; internal, never in a representation.
+   */
+  readonly scoresLinked: boolean
 }
 
 /** One write of an enrollment: its state as read (undefined: a new one) and as it is stored next. */

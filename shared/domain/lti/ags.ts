@@ -61,6 +61,13 @@ export function scoreTriggerOf(event: DomainEvent): ScoreTrigger | undefined {
   return { kind: 'progress', enrollmentId, at: event.createdAt, percent: progressPercent }
 }
 
+/**
+ * Whether an event's enrollment may have an AGS link, as its outbox item says: `false` only when
+ * the enrollment said it has none; null (an item written before the enrollments said so, or an
+ * event not written with its enrollment) may, so its link is looked for.
+ */
+export const mayHaveLink = (scoresLinked: boolean | null): boolean => scoresLinked !== false
+
 /** One score as the tool posts it; `at` is the event's time, never the time of the post. */
 export interface ScoreUpdate {
   readonly at: string
@@ -94,4 +101,32 @@ export function scoreBody(sub: string, u: ScoreUpdate) {
     gradingProgress: u.completed ? 'FullyGraded' : 'Pending',
     timestamp: u.at,
   }
+}
+
+/**
+ * What the tool does with the score service's answer: posted; `token_stale` (401: the cached token
+ * may have been revoked or expired early: a new token, one more post); `refused` (any other 4xx but
+ * 408 and 429: the platform will not take this score, a bad line item or a deleted context, so
+ * trying again changes nothing); `retry` (408, 429, 5xx, and whatever else: later, as a delayed
+ * message).
+ */
+export type ScoreAnswer = 'posted' | 'token_stale' | 'refused' | 'retry'
+
+export function scoreAnswerOf(status: number): ScoreAnswer {
+  if (status >= 200 && status < 300) return 'posted'
+  if (status === 401) return 'token_stale'
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) return 'refused'
+  return 'retry'
+}
+
+/** SQS delays a message 15 minutes at most. */
+const MAX_DELAY_SECONDS = 900
+
+/**
+ * The delay before the next attempt: the configured one, or longer when the platform's
+ * `Retry-After` asks for it in seconds (an HTTP date is not read: the configured delay stands).
+ */
+export function retryDelaySeconds(configured: number, retryAfter: string | string[] | undefined): number {
+  const asked = typeof retryAfter === 'string' && /^\d{1,6}$/.test(retryAfter.trim()) ? Number(retryAfter) : 0
+  return Math.min(MAX_DELAY_SECONDS, Math.max(configured, asked))
 }

@@ -128,6 +128,8 @@ function newRow(
     accessExpiresAt: status === 'active' ? accessExpiry(at, course.settings.accessDays) : null,
     modules: {},
     quizAttempts: [],
+    // A reused record keeps its LTI score link (lti-ags-store.ts), so it keeps saying so.
+    scoresLinked: p.replaces?.enrollment.scoresLinked ?? false,
   }
   const event = newEvent(
     'enrollment.created',

@@ -372,6 +372,7 @@ export async function importCompletion(tenant: TenantContext, input: ImportInput
     accessExpiresAt: null,
     modules: {},
     quizAttempts: [],
+    scoresLinked: false,
   }
   try {
     // The user's latest activity may move meanwhile (a sign-in): read it again and retry.

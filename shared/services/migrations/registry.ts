@@ -5,6 +5,7 @@
 import type { Migration } from './migration.ts'
 import { pendingNotificationsMigration } from './pending-notifications-migration.ts'
 import { reportKeysMigration } from './report-keys-migration.ts'
+import { scoresLinkedMigration } from './scores-linked-migration.ts'
 import { skillSummariesMigration } from './skill-summaries-migration.ts'
 import { tenantCopiesMigration } from './tenant-copies-migration.ts'
 
@@ -13,6 +14,7 @@ export const migrations: readonly Migration[] = [
   tenantCopiesMigration,
   pendingNotificationsMigration,
   skillSummariesMigration,
+  scoresLinkedMigration,
 ]
 
 export const migrationIds = migrations.map((m) => m.id)

@@ -73,6 +73,8 @@ const enrollmentEntity = defineEntity(
       passed: field('passed', v.boolean()),
       gradedAt: field('graded_at', v.string()),
     }),
+    // Written by the AGS link's own update (lti-ags-store.ts): every change carries it along.
+    scoresLinked: sparseField('scores_linked', v.boolean(), false),
   },
   {
     key: (tenant: TenantContext, e) => keys.enrollment(tenant, e.id),

@@ -284,7 +284,12 @@ function certificateStep(tenant: TenantContext, c: Certificate): Step<ChangeRefu
  */
 export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentChange): Step<ChangeRefusal>[] {
   const { before, after, effects } = change
-  const asRead = cond.and(cond.eq('updated_at', before.updatedAt), cond.eq('status', before.status))
+  const asRead = cond.and(
+    cond.eq('updated_at', before.updatedAt),
+    cond.eq('status', before.status),
+    // An AGS link written meanwhile (lti-ags-store.ts) is not overwritten by an older copy.
+    before.scoresLinked ? cond.eq('scores_linked', true) : cond.notExists('scores_linked'),
+  )
   const index = pairIndexKeys(tenant, after, after.updatedAt)
   const pairMoves: Step<ChangeRefusal>[] =
     after.status === before.status
@@ -315,7 +320,7 @@ export function saveEnrollmentParams(tenant: TenantContext, change: EnrollmentCh
     ...(change.admission ? [activeUserStep(tenant, after.userId, 'user_inactive' as const)] : []),
     ...projected.counters,
     ...(certificate ? [certificateStep(tenant, certificate)] : []),
-    ...effectSteps(tenant, effects),
+    ...effectSteps(tenant, effects, { scoresLinked: after.scoresLinked }),
     ...skillLevelSteps(tenant, effects),
     ...projected.steps,
   ]

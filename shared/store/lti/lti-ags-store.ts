@@ -4,10 +4,11 @@
  */
 import * as v from 'valibot'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
-import { conditionally, getItem, updateItem } from '../core/db.ts'
+import { batchDelete, conditionally, getItem, updateItem, type Item } from '../core/db.ts'
 import { defineEntity, field } from '../core/entity.ts'
 import { cond, updateExpression } from '../core/expression.ts'
 import { keys } from '../core/keys.ts'
+import { commit } from '../core/transaction.ts'
 
 export interface AgsLink {
   readonly enrollmentId: string
@@ -38,6 +39,15 @@ export const agsParams = {
   }),
 
   /**
+   * With the link, the enrollment says it has one (its `scoresLinked`): its events carry that to
+   * the relay, which then reads no link for the enrollments without one. Set, never cleared.
+   */
+  markEnrollment: (tenant: TenantContext, enrollmentId: string) => ({
+    Key: keys.enrollment(tenant, enrollmentId),
+    ...updateExpression({ set: { scores_linked: true } }, cond.exists()),
+  }),
+
+  /**
    * Claims the post of a score whose mark (shared/domain/lti/ags.ts scoreMark) is not below the
    * latest claimed for this line item: a retry of the same score passes, a late "in progress"
    * after a completion does not. A link gone, or moved to another line item, starts afresh.
@@ -59,8 +69,12 @@ export const agsParams = {
   }),
 }
 
+/** The link and the enrollment's mark of it, in one transaction. @throws WriteRefused when the enrollment is gone */
 export async function keepAgsLink(tenant: TenantContext, link: AgsLink): Promise<void> {
-  await updateItem(agsParams.keep(tenant, link))
+  await commit([
+    { item: { Update: agsParams.keep(tenant, link) } },
+    { item: { Update: agsParams.markEnrollment(tenant, link.enrollmentId) } },
+  ])
 }
 
 export async function getAgsLink(tenant: TenantContext, enrollmentId: string): Promise<AgsLink | undefined> {
@@ -76,4 +90,24 @@ export function claimScore(
   mark: string,
 ): Promise<boolean> {
   return conditionally(updateItem(agsParams.claimScore(tenant, enrollmentId, lineItem, mark)))
+}
+
+/** Deletes the enrollments' links (erasure): each with its platform user id. */
+export async function deleteAgsLinks(tenant: TenantContext, enrollmentIds: readonly string[]): Promise<void> {
+  await batchDelete(enrollmentIds.map((id) => keys.ltiAgsLink(tenant, id)))
+}
+
+/** Every AGS link: what the scores-linked migration scans (decision 0050, amendment). */
+export const agsLinkFilter = cond.eq('type', agsLinkEntity.type)
+
+/** The tenant and enrollment of a stored link; undefined for an item that is not one. */
+export function linkedEnrollmentOf(item: Item): { tenantId: string; enrollmentId: string } | undefined {
+  const pk = item.pk
+  if (item.type !== agsLinkEntity.type || typeof pk !== 'string' || !pk.startsWith('T#')) return undefined
+  return { tenantId: pk.slice(2), enrollmentId: agsLinkEntity.decode(item).enrollmentId }
+}
+
+/** The enrollment says it has a link (a link written before it did). @returns false when it is gone */
+export function markEnrollmentLinked(tenant: TenantContext, enrollmentId: string): Promise<boolean> {
+  return conditionally(updateItem(agsParams.markEnrollment(tenant, enrollmentId)))
 }

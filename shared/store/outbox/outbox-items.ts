@@ -52,6 +52,10 @@ export const outboxEventEntity = defineEntity(
     // a record store connected later may receive it. Older items have none.
     recordedAt: optionalField('recorded_at', v.string()),
     data: field('data', Data),
+    // Internal, never in `data`: whether the enrollment the event is about has an AGS link
+    // (decision 0050), so the relay looks for one only then. Written for an enrollment's
+    // change only; null on other events and on items written before.
+    scoresLinked: optionalField('scores_linked', v.boolean()),
   },
   {
     key: (tenant: TenantContext, e) => keys.outboxEvent(tenant, e.createdAt, e.id),
@@ -82,9 +86,17 @@ export const outboxNotificationEntity = defineEntity(
   },
 )
 
-export function outboxPut(tenant: TenantContext, e: DomainEvent): TransactItem {
+/** What the writer of a change knows that the relay needs, beside the event itself. */
+export interface RelayHints {
+  readonly scoresLinked?: boolean
+}
+
+export function outboxPut(tenant: TenantContext, e: DomainEvent, hints: RelayHints = {}): TransactItem {
   const recordedAt = new Date().toISOString()
-  return { Put: { Item: outboxEventEntity.item(tenant, { ...e, tenantId: tenant.id, recordedAt }) } }
+  const scoresLinked = hints.scoresLinked ?? null
+  return {
+    Put: { Item: outboxEventEntity.item(tenant, { ...e, tenantId: tenant.id, recordedAt, scoresLinked }) },
+  }
 }
 
 export function notificationPut(tenant: TenantContext, n: Notification): TransactItem {
@@ -102,9 +114,9 @@ function notificationItem(at: TenantContext | 'contact', n: Notification): Item 
 }
 
 /** The outbox steps of a change's effects (they carry no condition). */
-export function effectSteps(tenant: TenantContext, effects: Effects): Step<never>[] {
+export function effectSteps(tenant: TenantContext, effects: Effects, hints: RelayHints = {}): Step<never>[] {
   return [
-    ...(effects.events ?? []).map((e) => ({ item: outboxPut(tenant, e) })),
+    ...(effects.events ?? []).map((e) => ({ item: outboxPut(tenant, e, hints) })),
     ...(effects.notifications ?? []).map((n) => ({ item: notificationPut(tenant, n) })),
   ]
 }

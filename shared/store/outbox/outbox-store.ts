@@ -26,6 +26,8 @@ export interface PendingEvent {
   readonly event: DomainEvent
   /** When the change was saved (wall clock); older items fall back to their event time. */
   readonly recordedAt: string
+  /** Whether its enrollment has an AGS link (outbox-items.ts); null: not said. */
+  readonly scoresLinked: boolean | null
 }
 
 /** A notification waiting to go onto the notifications queue. */
@@ -47,8 +49,8 @@ const OutboxHead = v.object({ pk: v.string(), sk: v.string(), type: v.picklist([
 export function toOutboxEntry(item: Item): OutboxEntry {
   const { type, ...key } = decodeItem('outbox_item', OutboxHead, item)
   if (type === 'event') {
-    const { tenantId, recordedAt, ...event } = outboxEventEntity.decode(item)
-    return { kind: 'event', key, tenantId, recordedAt: recordedAt ?? event.createdAt, event }
+    const { tenantId, recordedAt, scoresLinked, ...event } = outboxEventEntity.decode(item)
+    return { kind: 'event', key, tenantId, recordedAt: recordedAt ?? event.createdAt, scoresLinked, event }
   }
   const { tenantId, email, ...notification } = outboxNotificationEntity.decode(item)
   return {

@@ -3,6 +3,9 @@ import {
   AGS_CLAIM,
   AGS_SCORE_SCOPE,
   lineItemOf,
+  mayHaveLink,
+  retryDelaySeconds,
+  scoreAnswerOf,
   scoreBody,
   scoreMark,
   scoresUrl,
@@ -93,5 +96,31 @@ describe('AGS: scores from events', () => {
       activityProgress: 'Completed',
       gradingProgress: 'FullyGraded',
     })
+  })
+})
+
+describe('AGS: what the score service answered', () => {
+  it('takes 2xx as posted, 401 as a stale token, 408, 429 and 5xx as worth a retry, other 4xx as refused', () => {
+    expect([200, 201, 204].map(scoreAnswerOf)).toEqual(['posted', 'posted', 'posted'])
+    expect(scoreAnswerOf(401)).toBe('token_stale')
+    expect([408, 429, 500, 502, 503].map(scoreAnswerOf)).toEqual(Array(5).fill('retry'))
+    expect([400, 403, 404, 410, 422].map(scoreAnswerOf)).toEqual(Array(5).fill('refused'))
+  })
+
+  it('waits as long as Retry-After asks in seconds, never less than configured, at most 15 minutes', () => {
+    expect(retryDelaySeconds(30, undefined)).toBe(30)
+    expect(retryDelaySeconds(30, '120')).toBe(120)
+    expect(retryDelaySeconds(30, '5')).toBe(30)
+    expect(retryDelaySeconds(30, '86400')).toBe(900)
+    expect(retryDelaySeconds(30, 'Wed, 21 Oct 2026 07:28:00 GMT')).toBe(30)
+    expect(retryDelaySeconds(30, ['120', '60'])).toBe(30)
+  })
+})
+
+describe('AGS: which events the relay looks up a link for', () => {
+  it('skips only an event whose enrollment said it has no link; an item that does not say is looked up', () => {
+    expect(mayHaveLink(false)).toBe(false)
+    expect(mayHaveLink(true)).toBe(true)
+    expect(mayHaveLink(null)).toBe(true)
   })
 })

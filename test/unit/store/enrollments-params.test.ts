@@ -326,10 +326,35 @@ describe('Function: saveEnrollmentParams', () => {
     expect(steps[0]?.refusal).toBe('stale')
     expect(steps[0]?.item.Put).toMatchObject({
       Item: { pk, sk: 'ENROLL#e-1', due_date: later, gsi2sk: `${later}#e-1` },
-      ConditionExpression: '(#n0 = :v0) AND (#n1 = :v1)',
-      ExpressionAttributeNames: { '#n0': 'updated_at', '#n1': 'status' },
+      ConditionExpression: '(#n0 = :v0) AND (#n1 = :v1) AND (attribute_not_exists(#n2))',
+      ExpressionAttributeNames: { '#n0': 'updated_at', '#n1': 'status', '#n2': 'scores_linked' },
       ExpressionAttributeValues: { ':v0': at, ':v1': 'active' },
     })
+  })
+
+  it('keeps the AGS mark of a linked enrollment (refused if it changed) and tells its events so', () => {
+    // Prepare
+    const linked = enrollment({ scoresLinked: true })
+    const event = newEvent(
+      'enrollment.dropped',
+      { enrollmentId: 'e-1', userId: 'u-1', courseId: 'c-1' },
+      later,
+    )
+
+    // Act
+    const [put, ...rest] = saveEnrollmentParams(tenant, {
+      before: linked,
+      after: { ...linked, status: 'dropped', updatedAt: later },
+      effects: { events: [event] },
+    })
+    const outbox = rest.find((s) => s.item.Put?.Item?.type === 'event')
+
+    // Assess
+    expect(put?.item.Put?.Item?.scores_linked).toBe(true)
+    expect(put?.item.Put?.ConditionExpression).toBe('(#n0 = :v0) AND (#n1 = :v1) AND (#n2 = :v2)')
+    expect(put?.item.Put?.ExpressionAttributeValues).toMatchObject({ ':v2': true })
+    expect(outbox?.item.Put?.Item).toMatchObject({ event: 'enrollment.dropped', scores_linked: true })
+    expect(outbox?.item.Put?.Item?.data).not.toHaveProperty('scores_linked')
   })
 
   it('moves the pair guard, frees the seat and moves the counters on a drop', () => {

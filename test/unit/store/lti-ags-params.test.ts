@@ -21,6 +21,18 @@ describe('AGS link params', () => {
     expect(Object.values(p.ExpressionAttributeNames ?? {})).not.toContain('scored_mark')
   })
 
+  it("marks the enrollment as linked, only while it exists (the launch's same transaction)", () => {
+    // Act
+    const p = agsParams.markEnrollment(tenant, 'e-1')
+
+    // Assess
+    expect(p.Key).toEqual({ pk: 'T#t-1', sk: 'ENROLL#e-1' })
+    expect(p.UpdateExpression).toBe('SET #n0 = :v0')
+    expect(p.ExpressionAttributeNames).toMatchObject({ '#n0': 'scores_linked' })
+    expect(p.ExpressionAttributeValues).toMatchObject({ ':v0': true })
+    expect(p.ConditionExpression).toMatch(/attribute_exists/)
+  })
+
   it('claims a score only over a lower mark of the same line item, on a link that still names it', () => {
     // Act
     const p = agsParams.claimScore(

@@ -36,6 +36,8 @@ describe('Function: toOutboxEntry', () => {
       key: { pk: 'T#t1', sk: `OUTBOX#${at}#e1` },
       tenantId: 't1',
       recordedAt: at,
+      // Written before the events said whether their enrollment has an AGS link: not said.
+      scoresLinked: null,
       event,
     })
     expect(toOutboxEntry({ ...item, recorded_at: 'later' })).toMatchObject({ recordedAt: 'later' })

@@ -84,7 +84,10 @@ describe('Function: toOutboxEntry', () => {
       tenantId: 't1',
       event,
       recordedAt: item.recorded_at,
+      scoresLinked: null,
     })
+    const hinted = outboxPut(tenant, event, { scoresLinked: false }).Put?.Item ?? {}
+    expect(toOutboxEntry(hinted)).toMatchObject({ scoresLinked: false, event })
   })
 
   it('falls back to the event time for items from before recorded_at, and refuses an unknown event type', () => {
