@@ -19,7 +19,6 @@ import {
   type PendingEvent,
 } from '../../shared/store/outbox/outbox-store.ts'
 import { beforeNextTransaction, wrapDynamoDbCalls } from '../helpers/dynamodb-calls.ts'
-import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { course } from '../helpers/learning.ts'
 import {
   AGS_SCORE_SCOPE,
@@ -28,6 +27,7 @@ import {
   postForm,
   readBody,
   startLogin,
+  registerPlatform,
   startPlatform,
   type Platform,
   type PostedScore,
@@ -53,15 +53,11 @@ beforeEach(async () => {
   })
   courseId = c.id
   moduleIds = c.modules.map((m) => m.id)
-  const registration = await register(t.tenant, {
-    issuer: platform.issuer,
-    clientId: platform.clientId,
-    jwksUrl: platform.jwksUrl,
-    authUrl: platform.authUrl,
-    tokenUrl: platform.tokenUrl,
+  registrationId = await registerPlatform(t.tenant, platform, {
+    courseId,
+    deepLinking: false,
+    services: true,
   })
-  await addDeployment(t.tenant, registration.id, 'deployment-1', courseId)
-  registrationId = registration.id
 })
 
 afterEach(() => platform.close())

@@ -5,10 +5,9 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { launchChromium, type Browser, type Tab } from '../helpers/chromium.ts'
 import { course, user } from '../helpers/learning.ts'
-import { LTI, startPlatform, type Platform } from '../helpers/lti-platform.ts'
+import { LTI, registerPlatform, startPlatform, type Platform } from '../helpers/lti-platform.ts'
 import { newTenant, type TestTenant } from '../helpers/tenants.ts'
 
 let t: TestTenant
@@ -35,14 +34,7 @@ const start = (target: string, loginHint: string) =>
 it('launches a learner from the platform into the course page, and a teacher picks courses by deep linking', async () => {
   const c = await course(t, { modules: [{ title: 'First steps', module_type: 'document' }] })
   const picked = await course(t, { modules: [{ title: 'Picked later', module_type: 'video' }] })
-  const registration = await register(t.tenant, {
-    issuer: platform.issuer,
-    clientId: platform.clientId,
-    jwksUrl: platform.jwksUrl,
-    authUrl: platform.authUrl,
-    deepLinking: true,
-  })
-  await addDeployment(t.tenant, registration.id, 'dep-browser', c.id)
+  await registerPlatform(t.tenant, platform, { deploymentId: 'dep-browser', courseId: c.id })
 
   platform.nextClaims = {
     [LTI.messageType]: 'LtiResourceLinkRequest',
@@ -91,13 +83,7 @@ it('launches a learner from the platform into the course page, and a teacher pic
 
 /** A learner launched into the deployment's course, with their platform e-mail. */
 async function launchedInto(courseId: string, email: string, deploymentId: string) {
-  const registration = await register(t.tenant, {
-    issuer: platform.issuer,
-    clientId: platform.clientId,
-    jwksUrl: platform.jwksUrl,
-    authUrl: platform.authUrl,
-  })
-  await addDeployment(t.tenant, registration.id, deploymentId, courseId)
+  await registerPlatform(t.tenant, platform, { deploymentId, courseId, deepLinking: false })
   platform.nextClaims = {
     [LTI.messageType]: 'LtiResourceLinkRequest',
     [LTI.version]: '1.3.0',

@@ -8,12 +8,12 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { launchChromium, type Browser, type Tab } from '../helpers/chromium.ts'
 import { course } from '../helpers/learning.ts'
 import {
   AGS_SCORE_SCOPE,
   LTI,
+  registerPlatform,
   startPlatform,
   type Platform,
   type PostedScore,
@@ -72,14 +72,12 @@ it('launches a learner with a line item, who completes the course on its page: p
     })),
   })
   const moduleIds = c.modules.map((m) => m.id)
-  const registration = await register(t.tenant, {
-    issuer: platform.issuer,
-    clientId: platform.clientId,
-    jwksUrl: platform.jwksUrl,
-    authUrl: platform.authUrl,
-    tokenUrl: platform.tokenUrl,
+  await registerPlatform(t.tenant, platform, {
+    deploymentId: 'dep-flow',
+    courseId: c.id,
+    deepLinking: false,
+    services: true,
   })
-  await addDeployment(t.tenant, registration.id, 'dep-flow', c.id)
   const lineItem = platform.lineItemUrl('flow-grades')
   platform.nextClaims = {
     [LTI.messageType]: 'LtiResourceLinkRequest',

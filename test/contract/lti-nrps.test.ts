@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { addDeployment, register } from '../../shared/services/lti/lti-registrations-service.ts'
 import { lms } from '../helpers/cli.ts'
 import { course, type CourseOptions } from '../helpers/learning.ts'
 import {
@@ -18,6 +17,7 @@ import {
   NRPS_SCOPE,
   postForm,
   startLogin,
+  registerPlatform,
   startPlatform,
   type Platform,
   type PlatformMember,
@@ -40,15 +40,11 @@ async function setUp(settings: CourseOptions['settings'] = {}) {
   host = `${t.slug}.localhost`
   platform.toolJwks = { url: `http://${host}/api/v1/lti/.well-known/jwks.json`, host }
   courseId = (await course(t, { modules: [{ title: 'One', module_type: 'video' }], settings })).id
-  const registration = await register(t.tenant, {
-    issuer: platform.issuer,
-    clientId: platform.clientId,
-    jwksUrl: platform.jwksUrl,
-    authUrl: platform.authUrl,
-    tokenUrl: platform.tokenUrl,
+  registrationId = await registerPlatform(t.tenant, platform, {
+    courseId,
+    deepLinking: false,
+    services: true,
   })
-  registrationId = registration.id
-  await addDeployment(t.tenant, registration.id, 'deployment-1', courseId)
 }
 
 afterEach(() => platform.close())

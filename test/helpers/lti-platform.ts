@@ -132,19 +132,39 @@ export function readBody(req: IncomingMessage): Promise<string> {
   })
 }
 
+/** How a test registers its platform: the defaults are what the launch tests need. */
+export interface RegisterOptions {
+  readonly deploymentId?: string
+  /** The course the deployment is bound to; none by default. */
+  readonly courseId?: string | null
+  readonly deepLinking?: boolean
+  /** Give the registration the platform's token endpoint (AGS and NRPS need it). */
+  readonly services?: boolean
+}
+
 /**
- * Registers `platform` with the tenant as the launch tests need it: deep linking on, and the
- * deployment `deployment-1` bound to no course. @returns the registration's id.
+ * Registers `platform` with the tenant, with one deployment (`deployment-1` bound to no course and
+ * deep linking on, unless the options say otherwise). @returns the registration's id.
  */
-export async function registerPlatform(tenant: TenantContext, platform: Platform): Promise<string> {
+export async function registerPlatform(
+  tenant: TenantContext,
+  platform: Platform,
+  options: RegisterOptions = {},
+): Promise<string> {
   const registration = await register(tenant, {
     issuer: platform.issuer,
     clientId: platform.clientId,
     jwksUrl: platform.jwksUrl,
     authUrl: platform.authUrl,
-    deepLinking: true,
+    deepLinking: options.deepLinking ?? true,
+    ...(options.services ? { tokenUrl: platform.tokenUrl } : {}),
   })
-  await addDeployment(tenant, registration.id, 'deployment-1', null)
+  await addDeployment(
+    tenant,
+    registration.id,
+    options.deploymentId ?? 'deployment-1',
+    options.courseId ?? null,
+  )
   return registration.id
 }
 
