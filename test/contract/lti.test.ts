@@ -338,7 +338,8 @@ describe('launch', () => {
     for (const fields of [
       { module_id: moduleId } as Record<string, string>,
       { module_id: moduleId, csrf_token: '' },
-      { module_id: moduleId, csrf_token: `${myCsrf.slice(0, -1)}A` },
+      // One character changed (never to itself: a token ending in A would stay valid).
+      { module_id: moduleId, csrf_token: `${myCsrf.slice(0, -1)}${myCsrf.endsWith('A') ? 'B' : 'A'}` },
       { module_id: moduleId, csrf_token: otherCsrf },
     ]) {
       const refused = await postForm(host, `/learn/${c.id}`, fields, mine)
