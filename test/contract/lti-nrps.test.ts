@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { getMembershipService } from '../../shared/store/lti/lti-nrps-store.ts'
 import { lms } from '../helpers/cli.ts'
 import { course, type CourseOptions } from '../helpers/learning.ts'
 import {
@@ -244,6 +245,13 @@ describe('NRPS roster sync: an Instructor launch', () => {
     // Assess
     expect(r.code).toBe(0)
     expect(r.json).toMatchObject({ members: 4, created: 0, enrolled: 0, refused: [] })
+
+    // Act: the registration is deleted; the service kept for its context goes with it
+    expect(await getMembershipService(t.tenant, registrationId, 'ctx-d')).toBeDefined()
+    expect((await t.api.delete(`/api/v1/lti/registrations/${registrationId}`)).status).toBe(204)
+
+    // Assess
+    expect(await getMembershipService(t.tenant, registrationId, 'ctx-d')).toBeUndefined()
   })
 
   it('lands the instructor even when the platform refuses the token', async () => {

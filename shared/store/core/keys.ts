@@ -198,6 +198,7 @@ export const keys = {
     pk: tp(t),
     sk: `LTINRPS#${registrationId}#${h(contextId)}`,
   }),
+  ltiMembershipServicesOfPrefix: (registrationId: string): string => `LTINRPS#${registrationId}#`,
   /** The tool's signing keys of the tenant: `next` (published), `current` (signs), `retired`. */
   ltiToolKey: (t: TenantContext, kid: string): Key => ({ pk: tp(t), sk: `LTIKEY#${kid}` }),
   ltiToolKeyPrefix: 'LTIKEY#',

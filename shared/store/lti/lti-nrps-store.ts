@@ -5,9 +5,10 @@
  */
 import * as v from 'valibot'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
-import { getItem, putItem } from '../core/db.ts'
+import { batchDelete, getItem, putItem, queryAll } from '../core/db.ts'
 import { defineEntity, field } from '../core/entity.ts'
-import { keys } from '../core/keys.ts'
+import { cond, queryExpression } from '../core/expression.ts'
+import { keys, type Key } from '../core/keys.ts'
 
 export interface KeptMembershipService {
   readonly registrationId: string
@@ -32,6 +33,16 @@ const serviceEntity = defineEntity(
 export const nrpsParams = {
   /** The latest launch's claim replaces the one before (a platform may move its service). */
   keep: (tenant: TenantContext, s: KeptMembershipService) => ({ Item: serviceEntity.item(tenant, s) }),
+  /** Every context's service kept for one registration (its keys only). */
+  ofRegistration: (tenant: TenantContext, registrationId: string) => ({
+    ...queryExpression({
+      key: cond.and(
+        cond.eq('pk', keys.tenantPartition(tenant)),
+        cond.beginsWith('sk', keys.ltiMembershipServicesOfPrefix(registrationId)),
+      ),
+    }),
+    ProjectionExpression: 'pk, sk',
+  }),
 }
 
 export async function keepMembershipService(tenant: TenantContext, s: KeptMembershipService): Promise<void> {
@@ -47,4 +58,13 @@ export async function getMembershipService(
     ConsistentRead: true,
   })
   return item ? serviceEntity.decode(item) : undefined
+}
+
+/** A registration deleted: the services kept for its contexts go with it. */
+export async function deleteMembershipServicesOf(
+  tenant: TenantContext,
+  registrationId: string,
+): Promise<void> {
+  const items = await queryAll(nrpsParams.ofRegistration(tenant, registrationId))
+  await batchDelete(items.map((item): Key => ({ pk: String(item.pk), sk: String(item.sk) })))
 }

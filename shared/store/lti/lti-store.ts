@@ -13,6 +13,7 @@ import { defineEntity, field, optionalField } from '../core/entity.ts'
 import { cond, conditionExpression, queryExpression, updateExpression } from '../core/expression.ts'
 import { keys, TTL_ATTRIBUTE } from '../core/keys.ts'
 import { commit, writeOrRefuse, type Step } from '../core/transaction.ts'
+import { deleteMembershipServicesOf } from './lti-nrps-store.ts'
 
 export type LtiRefusal = 'registration_exists' | 'id_taken' | 'deployment_exists' | 'keys_exist' | 'stale'
 
@@ -253,8 +254,9 @@ export function updateRegistration(
 }
 
 /**
- * Deletes the registration with its guard, then its deployments (a deployment left by a failure
- * in between is unreachable: every launch finds its registration first).
+ * Deletes the registration with its guard, then its deployments and the NRPS services kept for its
+ * contexts (one left by a failure in between is unreachable: every launch and every sync finds its
+ * registration first).
  * @throws WriteRefused naming `stale` when the registration is gone already
  */
 export async function deleteRegistration(tenant: TenantContext, r: LtiRegistration): Promise<void> {
@@ -263,6 +265,7 @@ export async function deleteRegistration(tenant: TenantContext, r: LtiRegistrati
   await batchDelete(
     deployments.map((d) => keys.ltiDeployment(tenant, r.id, deploymentEntity.decode(d).deploymentId)),
   )
+  await deleteMembershipServicesOf(tenant, r.id)
 }
 
 export async function deploymentsOf(tenant: TenantContext, registrationId: string): Promise<LtiDeployment[]> {
