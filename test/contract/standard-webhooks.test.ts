@@ -2,7 +2,8 @@
  * Standard Webhooks (api-additions section 5, decision 0045): every delivery carries `webhook-id`,
  * `webhook-timestamp` and `webhook-signature`, and the standardwebhooks library's
  * `new Webhook(secret).verify(body, headers)` accepts it: a first attempt, an automatic retry, a
- * retry-now copy (the same `webhook-id`), and a delivery during a rotation with each secret alone.
+ * retry-now copy and a replayed event (the same `webhook-id`), and a delivery during a rotation with
+ * each secret alone.
  * An endpoint made before `whsec_` secrets keeps its x-service-signature.
  */
 import { createHmac, randomBytes } from 'node:crypto'
@@ -109,6 +110,30 @@ describe('Standard Webhooks: every delivery verifies with the standardwebhooks l
     expect(reply.body.data.id).not.toBe(original?.id)
     expect(again.headers['webhook-id']).toBe(first.headers['webhook-id'])
     expect(verified(again, made.secret)).toEqual(verified(first, made.secret))
+  })
+
+  it('signs a replayed event (POST .../endpoints/{id}/replay) afresh, with its original webhook-id, verified', async () => {
+    // Prepare
+    const t = await newTenant()
+    const r = await startReceiver()
+    const made = await endpointOverApi(t, `${r.url}/hook`)
+    await newUser(t)
+    const [original] = await r.waitFor(1)
+    if (!original) throw new Error('no delivery')
+    const createdAt = Date.parse(JSON.parse(original.raw.toString('utf8')).createdAt as string)
+
+    // Act
+    const reply = await t.api.post(`${ENDPOINTS}/${made.id}/replay`, {
+      created_after: new Date(createdAt - 1).toISOString(),
+      created_before: new Date(createdAt + 1).toISOString(),
+    })
+    const [, replayed] = await r.waitFor(2)
+    if (!replayed) throw new Error('no replayed delivery')
+
+    // Assess
+    expect(reply.status).toBe(202)
+    expect(replayed.headers['webhook-id']).toBe(original.headers['webhook-id'])
+    expect(verified(replayed, made.secret)).toEqual(verified(original, made.secret))
   })
 
   it('signs with both secrets during a rotation, each verifying alone; the CLI makes whsec_ secrets too', async () => {
