@@ -254,6 +254,20 @@ describe('NRPS roster sync: an Instructor launch', () => {
     expect(await getMembershipService(t.tenant, registrationId, 'ctx-d')).toBeUndefined()
   })
 
+  it('syncs a context once per window: a second Instructor launch soon after reads no roster', async () => {
+    // Prepare
+    platform.members.set('ctx-g', [member([LEARNER])])
+    expect((await nrpsLaunch('ctx-g')).status).toBe(302)
+    expect(platform.membershipPages).toEqual(['ctx-g#1'])
+
+    // Act: the sync runs inside the launch, so its answer comes after any read
+    const again = await nrpsLaunch('ctx-g')
+
+    // Assess
+    expect(again.status).toBe(302)
+    expect(platform.membershipPages).toEqual(['ctx-g#1'])
+  })
+
   it('lands the instructor even when the platform refuses the token', async () => {
     // Prepare
     platform.members.set('ctx-e', [member([LEARNER])])

@@ -37,6 +37,11 @@ export const CLI_MAX_PAGES = 100
 /** An Instructor launch syncs inline, within these bounds, so that it stays quick. */
 export const LAUNCH_MAX_PAGES = 5
 export const LAUNCH_BUDGET_MS = 4_000
+/**
+ * Instructor launches of one context sync its roster once in this window: a teacher opening the
+ * tool many times an hour costs one sync, not one each (the CLI syncs at any time).
+ */
+export const LAUNCH_SYNC_WINDOW_MS = 15 * 60_000
 const REQUEST_TIMEOUT_MS = 10_000
 /** A request started near the deadline still gets this long. */
 const MIN_REQUEST_TIMEOUT_MS = 500
@@ -249,20 +254,27 @@ export async function syncContext(
 
 /**
  * An Instructor launch carrying the NRPS claim: the service is kept for the CLI, and the roster
- * synced inline within the launch's bounds. Never throws: the launch goes on whatever happens here.
+ * synced inline within the launch's bounds, unless a launch of the context did both less than
+ * `LAUNCH_SYNC_WINDOW_MS` ago. Never throws: the launch goes on whatever happens here.
  */
 export async function syncOnInstructorLaunch(tenant: TenantContext, message: VerifiedMessage): Promise<void> {
   const service = membershipServiceOf(message.claims)
   if (!service || roleFromLtiRoles(message.claims[CLAIM.roles]) !== 'instructor') return
   const ids = { tenantId: tenant.id, registrationId: message.registration.id, contextId: service.contextId }
   try {
-    await keepMembershipService(tenant, {
-      registrationId: message.registration.id,
-      contextId: service.contextId,
-      deploymentId: message.deployment.deploymentId,
-      membershipsUrl: service.membershipsUrl,
-      seenAt: new Date().toISOString(),
-    })
+    const now = Date.now()
+    const due = await keepMembershipService(
+      tenant,
+      {
+        registrationId: message.registration.id,
+        contextId: service.contextId,
+        deploymentId: message.deployment.deploymentId,
+        membershipsUrl: service.membershipsUrl,
+        seenAt: new Date(now).toISOString(),
+      },
+      new Date(now - LAUNCH_SYNC_WINDOW_MS).toISOString(),
+    )
+    if (!due) return
     const result = await syncRoster(
       tenant,
       {

@@ -5,9 +5,9 @@
  */
 import * as v from 'valibot'
 import type { TenantContext } from '../../domain/tenants/tenant.ts'
-import { batchDelete, getItem, putItem, queryAll } from '../core/db.ts'
+import { batchDelete, conditionally, getItem, putItem, queryAll } from '../core/db.ts'
 import { defineEntity, field } from '../core/entity.ts'
-import { cond, queryExpression } from '../core/expression.ts'
+import { cond, conditionExpression, queryExpression } from '../core/expression.ts'
 import { keys, type Key } from '../core/keys.ts'
 
 export interface KeptMembershipService {
@@ -31,8 +31,14 @@ const serviceEntity = defineEntity(
 )
 
 export const nrpsParams = {
-  /** The latest launch's claim replaces the one before (a platform may move its service). */
-  keep: (tenant: TenantContext, s: KeptMembershipService) => ({ Item: serviceEntity.item(tenant, s) }),
+  /**
+   * The latest launch's claim replaces the one before (a platform may move its service), unless one
+   * was kept after `keptAfter`: at most one launch a window syncs the context's roster.
+   */
+  keep: (tenant: TenantContext, s: KeptMembershipService, keptAfter: string) => ({
+    Item: serviceEntity.item(tenant, s),
+    ...conditionExpression(cond.or(cond.notExists(), cond.lt('seen_at', keptAfter))),
+  }),
   /** Every context's service kept for one registration (its keys only). */
   ofRegistration: (tenant: TenantContext, registrationId: string) => ({
     ...queryExpression({
@@ -45,8 +51,13 @@ export const nrpsParams = {
   }),
 }
 
-export async function keepMembershipService(tenant: TenantContext, s: KeptMembershipService): Promise<void> {
-  await putItem(nrpsParams.keep(tenant, s))
+/** @returns false when a launch kept the service after `keptAfter` (it synced the roster then) */
+export function keepMembershipService(
+  tenant: TenantContext,
+  s: KeptMembershipService,
+  keptAfter: string,
+): Promise<boolean> {
+  return conditionally(putItem(nrpsParams.keep(tenant, s, keptAfter)))
 }
 
 export async function getMembershipService(
